@@ -70,7 +70,8 @@ class Move:
         return "".join("?" if t.blank else t.letter for t in self.tiles)
 
     def __repr__(self) -> str:
-        return f"<Move {self.row},{self.col} {'across' if self.horizontal else 'down'} {self.word} tiles={len(self.tiles)}>"
+        direction = "across" if self.horizontal else "down"
+        return f"<Move {self.row},{self.col} {direction} {self.word} tiles={len(self.tiles)}>"
 
 
 class Board:

@@ -22,7 +22,7 @@ import wordlists
 from .rules import Ruleset, ruleset
 from .wordgraph import WordGraph
 
-GRAPH_VERSION = "1"
+GRAPH_VERSION = "2"
 MIN_LENGTH = 2
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -37,7 +37,8 @@ class Lexicon:
 
     name: str
     rules: Ruleset
-    graph: WordGraph
+    graph: WordGraph  # DAWG: membership, word lists, cross-checks
+    gaddag: WordGraph  # GADDAG: move generation from anchors
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -128,26 +129,32 @@ class LexiconStore:
             rules = ruleset(rules_code)
             raw = source.read_bytes()
             digest = hashlib.sha256(raw + GRAPH_VERSION.encode() + rules.tileset.letters.encode()).hexdigest()
-            cached = self.cache_dir / f"{name}-{digest[:16]}.dawg"
-            if cached.exists():
-                graph = WordGraph.load(cached)
+            stem = f"{name}-{digest[:16]}"
+            dawg_path, gaddag_path = self.cache_dir / f"{stem}.dawg", self.cache_dir / f"{stem}.gaddag"
+            if dawg_path.exists() and gaddag_path.exists():
+                graph, gaddag = WordGraph.load(dawg_path), WordGraph.load(gaddag_path)
             else:
-                words = gzip.decompress(raw).decode("ascii").split()
-                index = {ch: i for i, ch in enumerate(rules.tileset.letters)}
-                graph = WordGraph.build(
-                    (tuple(index[ch] for ch in w) for w in sorted(set(words))), len(rules.tileset.letters)
-                )
-                try:
-                    self.cache_dir.mkdir(parents=True, exist_ok=True)
-                    for stale in self.cache_dir.glob(f"{name}-*.dawg"):
-                        stale.unlink(missing_ok=True)
-                    graph.save(cached)
-                    graph = WordGraph.load(cached)
-                except OSError:
-                    pass  # a read-only data folder: keep the graph in memory for this process
-            lexicon = Lexicon(name, rules, graph, description)
+                graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path)
+            lexicon = Lexicon(name, rules, graph, gaddag, description)
             self._loaded[name] = lexicon
             return lexicon
+
+    def _build_and_cache(self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path,
+                         gaddag_path: Path) -> tuple[WordGraph, WordGraph]:
+        words = sorted(set(gzip.decompress(raw).decode("ascii").split()))
+        index = {ch: i for i, ch in enumerate(rules.tileset.letters)}
+        encoded = [tuple(index[ch] for ch in w) for w in words]
+        size = len(rules.tileset.letters)
+        graph, gaddag = WordGraph.build(encoded, size), WordGraph.build_gaddag(encoded, size)
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            for stale in [*self.cache_dir.glob(f"{name}-*.dawg"), *self.cache_dir.glob(f"{name}-*.gaddag")]:
+                stale.unlink(missing_ok=True)
+            graph.save(dawg_path)
+            gaddag.save(gaddag_path)
+            return WordGraph.load(dawg_path), WordGraph.load(gaddag_path)
+        except OSError:
+            return graph, gaddag  # a read-only data folder: keep the graphs in memory for this process
 
     def import_list(self, name: str, path: Path, rules_code: str, description: str = "") -> tuple[int, list[str]]:
         """Add the word list at ``path`` (one word a line) as lexicon ``name``.

@@ -14,13 +14,14 @@ is below the best score found: the answer stays exact and most of the search is 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import EMPTY, Board, Move, Tile
 from .lexicon import Lexicon
 from .rules import BLANK, Ruleset
-from .wordgraph import TERMINAL
+from .wordgraph import TERMINAL, WordGraph
 
 BLANK_FLAG = 32  # tile code: letter index, plus this flag when a blank plays the letter
 
@@ -151,149 +152,556 @@ def _rack_counts(rack: Sequence[str], letters: str) -> tuple[list[int], int]:
     return counts, blanks
 
 
+def _designations(placed: list[tuple[int, int]], rack_counts: list[int], blanks: int,
+                  coefficient: dict[int, int], letter_values: Sequence[int],
+                  best_only: bool) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """Every way to play the letters ``placed`` ((square, letter), in search order) with the rack:
+    which of them blanks play. Returns (points lost to blanks, tiles with ``BLANK_FLAG`` set).
+
+    A letter used more often than the rack holds it must take blanks; blanks may also stand in
+    for a letter the rack has (each such choice is its own play). With ``best_only``, only the
+    designations that lose the fewest points (the fewest blanks, on the cheapest squares).
+    """
+    positions: dict[int, list[int]] = {}
+    for k, (_, letter) in enumerate(placed):
+        positions.setdefault(letter, []).append(k)
+    choices_per_letter: list[list[tuple[int, int, tuple[int, ...]]]] = []  # (blanks, loss, indices)
+    for letter, ks in positions.items():
+        need = max(0, len(ks) - rack_counts[letter])
+        top = need if best_only else min(len(ks), blanks)
+        options = []
+        for n_blank in range(need, top + 1):
+            for chosen in itertools.combinations(ks, n_blank):
+                options.append((n_blank, sum(letter_values[letter] * coefficient[placed[k][0]] for k in chosen),
+                                chosen))
+        if best_only:
+            least = min(loss for _, loss, _ in options)
+            options = [o for o in options if o[1] == least]
+        choices_per_letter.append(options)
+    out = []
+    for combination in itertools.product(*choices_per_letter):
+        if sum(c[0] for c in combination) > blanks:
+            continue
+        blank_indices = {k for c in combination for k in c[2]}
+        tiles = tuple((square, letter | BLANK_FLAG if k in blank_indices else letter)
+                      for k, (square, letter) in enumerate(placed))
+        out.append((sum(c[1] for c in combination), tiles))
+    return out
+
+
 class _Search:
-    """One generation over a position and rack; results land in ``self.found``."""
+    """One generation over a position and rack; results land in ``self.found``.
+
+    The walk is designation-free: a letter is taken from the rack's real tiles first and from a
+    blank only when none is left, so each letter sequence is walked once, and the scores kept
+    along the way count every tile as real (an upper bound). When a word is found, the blank
+    designations are expanded and scored exactly (:func:`_designations`).
+    """
 
     def __init__(self, position: Position, rack: Sequence[str], top_only: bool) -> None:
         self.position = position
         self.counts, self.blanks = _rack_counts(rack, position.rules.tileset.letters)
+        self.rack_counts = list(self.counts)
+        self.rack_blanks = self.blanks
         self.rack_size = len(rack)
         self.bingo_size = position.rules.rack_size
         self.bingo_bonus = position.rules.bingo_bonus
         self.letter_values = position.rules.tileset.values
+        self.real_mask = sum(1 << k for k, c in enumerate(self.counts) if c)  # letters with a real tile left
         self.top_only = top_only
         self.best = -1
         self.found: list[RawPlay] = []
 
-    def line(self, line: _Line, anchors: list[tuple[int, int]] | None = None) -> None:
-        """Generate the plays of ``line``, or only those of the given (anchor, start) pairs."""
-        graph = self.position.lexicon.graph
-        info, first, targets = graph.info, graph.first, graph.targets
-        root = graph.root
+    def line(self, line: _Line, start_bounds: dict[int, dict[int, int]] | None = None) -> None:
+        """Generate the plays of ``line``; in top-only mode, only from the anchors of ``start_bounds``
+        (anchor -> {start: bound}), and only from starts whose bound can still reach the best."""
+        gaddag = self.position.lexicon.gaddag
+        info, first, targets = gaddag.info, gaddag.first, gaddag.targets
+        root = gaddag.root
+        separator_bit = 1 << (gaddag.alphabet_size - 1)
+        letters_mask = self.position.all_letters
         cell, value, cross, cross_base, lm, wm = line.cell, line.value, line.cross, line.cross_base, line.lm, line.wm
+        anchor_set = line.anchor_set
         n = len(cell)
         counts = self.counts
+        rack_counts, rack_blanks = self.rack_counts, self.rack_blanks
         letter_values = self.letter_values
         bingo_size, bingo_bonus = self.bingo_size, self.bingo_bonus
         horizontal, line_index = line.horizontal, line.index
         found = self.found
         top_only = self.top_only
-        placed: list[tuple[int, int]] = []
+        placed: list[tuple[int, int]] = []  # (square on the line, letter), in search order
         state = self  # best score and blanks live on the search object
+        bounds: dict[int, int] = {}  # start -> bound, for the anchor being searched (top-only)
+        reach: list[int] = [0] * (n + 1)  # reach[j]: best bound of the starts at or before j
 
-        def record(start: int, end: int, score: int) -> None:
+        def record(start: int, end: int, mult: int, score: int) -> None:
+            """A word from ``start`` to ``end``; ``score`` counts every new tile as real."""
             if len(placed) == 1 and not horizontal and cross_base[placed[0][0]] >= 0:
                 return  # a single tile with words both ways was found across already
-            if top_only:
-                if score < state.best:
-                    return
-                if score > state.best:
-                    state.best = score
-                    found.clear()
-            found.append((score, horizontal, line_index, start, end, tuple(placed)))
+            if top_only and score < state.best:
+                return
+            if not rack_blanks:
+                variants = [(0, tuple(placed))]
+            else:
+                coefficient = {j: lm[j] * (mult + (wm[j] if cross_base[j] >= 0 else 0)) for j, _ in placed}
+                variants = _designations(placed, rack_counts, rack_blanks, coefficient, letter_values, top_only)
+            for loss, tiles in variants:
+                exact = score - loss
+                if top_only:
+                    if exact < state.best:
+                        continue
+                    if exact > state.best:
+                        state.best = exact
+                        found.clear()
+                found.append((exact, horizontal, line_index, start, end, tiles))
 
-        def extend(node: int, i: int, anchor: int, start: int, main: int, mult: int, crosses: int) -> None:
-            if i < n and cell[i] >= 0:  # a board tile: follow it
-                letter = cell[i]
+        def extend(node: int, i: int, start: int, main: int, mult: int, crosses: int) -> None:
+            """Right of the anchor, after the separator: follow tiles, place rack tiles, record words."""
+            if i < n and cell[i] >= 0:
+                bit = 1 << cell[i]
                 mask = info[node]
-                bit = 1 << letter
                 if mask & bit:
-                    extend(targets[first[node] + (mask & (bit - 1)).bit_count()], i + 1, anchor, start,
+                    extend(targets[first[node] + (mask & (bit - 1)).bit_count()], i + 1, start,
                            main + value[i], mult, crosses)
                 return
             mask = info[node]
-            if i > anchor and mask & TERMINAL and i - start > 1:
+            if mask & TERMINAL and i - start > 1:
+                score = main * mult + crosses
+                if len(placed) == bingo_size:
+                    score += bingo_bonus
+                record(start, i, mult, score)
+            if i >= n:
+                return
+            candidates = mask & cross[i]
+            if not state.blanks:
+                candidates &= state.real_mask
+            if not candidates:
+                return
+            base = first[node]
+            l_mult, w_mult, x_base = lm[i], wm[i], cross_base[i]
+            mult_after = mult * w_mult
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                letter = low.bit_length() - 1
+                if counts[letter]:
+                    counts[letter] -= 1
+                    if not counts[letter]:
+                        state.real_mask ^= low
+                    real = True
+                elif state.blanks:
+                    state.blanks -= 1
+                    real = False
+                else:
+                    continue
+                tile_score = letter_values[letter] * l_mult
+                placed.append((i, letter))
+                extend(targets[base + (mask & (low - 1)).bit_count()], i + 1, start, main + tile_score, mult_after,
+                       crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult)
+                placed.pop()
+                if real:
+                    if not counts[letter]:
+                        state.real_mask |= low
+                    counts[letter] += 1
+                else:
+                    state.blanks += 1
+
+        def go_left(node: int, j: int, anchor: int, room: int, main: int, mult: int, crosses: int) -> None:
+            """Left of the anchor (reading the reversed prefix): follow tiles, place tiles, or turn."""
+            if j >= 0 and cell[j] >= 0:
+                bit = 1 << cell[j]
+                mask = info[node]
+                if mask & bit:
+                    go_left(targets[first[node] + (mask & (bit - 1)).bit_count()], j - 1, anchor, room,
+                            main + value[j], mult, crosses)
+                return
+            mask = info[node]
+            start = j + 1
+            if mask & separator_bit and (not top_only or (bounds.get(start, -1) >= state.best
+                                                          and right_bound(main, mult, crosses) >= state.best)):
+                extend(targets[first[node] + (mask & (separator_bit - 1)).bit_count()], anchor + 1, start,
+                       main, mult, crosses)
+            if room <= 0 or j < 0 or j in anchor_set or (top_only and reach[j] < state.best):
+                return
+            candidates = mask & letters_mask  # a free square left of an anchor has no cross word
+            if not state.blanks:
+                candidates &= state.real_mask
+            base = first[node]
+            l_mult, w_mult = lm[j], wm[j]
+            mult_after = mult * w_mult
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                letter = low.bit_length() - 1
+                if counts[letter]:
+                    counts[letter] -= 1
+                    if not counts[letter]:
+                        state.real_mask ^= low
+                    real = True
+                elif state.blanks:
+                    state.blanks -= 1
+                    real = False
+                else:
+                    continue
+                placed.append((j, letter))
+                go_left(targets[base + (mask & (low - 1)).bit_count()], j - 1, anchor, room - 1,
+                        main + letter_values[letter] * l_mult, mult_after, crosses)
+                placed.pop()
+                if real:
+                    if not counts[letter]:
+                        state.real_mask |= low
+                    counts[letter] += 1
+                else:
+                    state.blanks += 1
+
+        real_values = sorted((letter_values[k] for k, c in enumerate(rack_counts) for _ in range(c)), reverse=True)
+        turn_bound = _TurnBound(line, 0, self.rack_size, bingo_size, bingo_bonus)
+
+        def right_bound(main: int, mult: int, crosses: int) -> int:
+            """Bound of the plays from this left part. ``main`` counts the placed tiles as real; a
+            later tile may still take a real tile's value by giving a placed one a blank instead,
+            so each blank left may carry the value of a placed real tile (counted twice: safe)."""
+            if rack_blanks:
+                remaining = [letter_values[k] for k, c in enumerate(counts) for _ in range(c)]
+                if state.blanks:
+                    swapped = sorted((letter_values[letter] for _, letter in placed), reverse=True)[: state.blanks]
+                    remaining += swapped + [0] * (state.blanks - len(swapped))
+                remaining.sort(reverse=True)
+            else:
+                remaining = list(real_values)
+                for _, letter in placed:
+                    remaining.remove(letter_values[letter])
+            return turn_bound.bound(main, mult, crosses, len(placed), remaining)
+
+        anchors = list(start_bounds) if start_bounds is not None else line.anchors
+        for anchor in anchors:
+            if start_bounds is not None:
+                bounds = start_bounds[anchor]
+                best_so_far = -1
+                for j in range(n):
+                    best_so_far = max(best_so_far, bounds.get(j, -1))
+                    reach[j] = best_so_far
+                turn_bound = _TurnBound(line, anchor, self.rack_size, bingo_size, bingo_bonus)
+            room = left_limit(line, anchor, self.rack_size)
+            mask = info[root]
+            candidates = mask & cross[anchor]
+            if not state.blanks:
+                candidates &= state.real_mask
+            l_mult, w_mult, x_base = lm[anchor], wm[anchor], cross_base[anchor]
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                letter = low.bit_length() - 1
+                if counts[letter]:
+                    counts[letter] -= 1
+                    if not counts[letter]:
+                        state.real_mask ^= low
+                    real = True
+                elif state.blanks:
+                    state.blanks -= 1
+                    real = False
+                else:
+                    continue
+                tile_score = letter_values[letter] * l_mult
+                placed.append((anchor, letter))
+                go_left(targets[first[root] + (mask & (low - 1)).bit_count()], anchor - 1, anchor, room,
+                        tile_score, w_mult, 0 if x_base < 0 else (x_base + tile_score) * w_mult)
+                placed.pop()
+                if real:
+                    if not counts[letter]:
+                        state.real_mask |= low
+                    counts[letter] += 1
+                else:
+                    state.blanks += 1
+
+
+
+class _TurnBound:
+    """Upper bound on the plays that turn right at ``anchor`` after a given left part.
+
+    For every possible end right of the anchor it keeps the face value of the board tiles on
+    the way, the value of the cross words' board tiles, the word multiplier and the free squares;
+    the bound puts the tiles left on the rack, best first, on the best of those squares.
+    """
+
+    def __init__(self, line: _Line, anchor: int, rack_size: int, bingo_size: int, bingo_bonus: int) -> None:
+        self.rack_size, self.bingo_size, self.bingo_bonus = rack_size, bingo_size, bingo_bonus
+        self.ends: list[tuple[int, int, int, int, list[tuple[int, int]]]] = []
+        self.per_mult: dict[int, list[tuple[int, int, int, list[int]]]] = {}
+        cell, value, cross, cross_base, lm, wm = line.cell, line.value, line.cross, line.cross_base, line.lm, line.wm
+        n = len(cell)
+        fixed, wm_right, cross_fixed = 0, 1, 0
+        empties: list[tuple[int, int]] = []
+        for e in range(anchor, n):
+            if e > anchor:
+                if cell[e] >= 0:
+                    fixed += value[e]
+                else:
+                    if not cross[e]:
+                        break
+                    empties.append((lm[e], wm[e] if cross_base[e] >= 0 else 0))
+                    wm_right *= wm[e]
+                    if cross_base[e] >= 0:
+                        cross_fixed += cross_base[e] * wm[e]
+            if e + 1 >= n or cell[e + 1] < 0:
+                self.ends.append((fixed, cross_fixed, wm_right, len(empties), list(empties)))
+
+    def bound(self, main: int, mult: int, crosses: int, used: int, remaining: list[int]) -> int:
+        """``main``/``mult``/``crosses`` so far with ``used`` tiles; ``remaining``: values, best first."""
+        per_end = self.per_mult.get(mult)
+        if per_end is None:
+            per_end = self.per_mult[mult] = [
+                (fixed * mult * wm_right + cross_fixed, wm_right, n_empty,
+                 sorted((l_m * (mult * wm_right + x_m) for l_m, x_m in empties), reverse=True))
+                for fixed, cross_fixed, wm_right, n_empty, empties in self.ends
+            ]
+        best = -1
+        for fixed_score, wm_right, n_empty, coefficients in per_end:
+            if used + n_empty > self.rack_size:
+                break
+            bound = main * mult * wm_right + fixed_score + crosses + sum(
+                c * v for c, v in zip(coefficients, remaining, strict=False))
+            if used + n_empty == self.bingo_size:
+                bound += self.bingo_bonus
+            if bound > best:
+                best = bound
+        return best
+
+
+class _NodeSets:
+    """Sets of graph nodes, interned: the states of a lazily built DFA over the graph.
+
+    After a blank the search stands on every node a letter could lead to; set ``k`` is kept
+    once, with the OR of its nodes' masks, and transitions are memoised as ``(k, letters) -> k'``
+    so that the same step taken from another anchor or line costs one dict lookup.
+    """
+
+    def __init__(self, graph: WordGraph) -> None:
+        self.graph = graph
+        self.members: list[tuple[int, ...]] = []
+        self.mask: list[int] = []  # OR of ``info`` over the members: letters out, and TERMINAL
+        self.index: dict[tuple[int, ...], int] = {}
+        self.transitions: dict[int, int] = {}
+        self.letter_bits = graph.alphabet_size + 1  # width of the ``letters`` part of a key
+
+    def intern(self, nodes: tuple[int, ...]) -> int:
+        known = self.index.get(nodes)
+        if known is None:
+            known = self.index[nodes] = len(self.members)
+            self.members.append(nodes)
+            info = self.graph.info
+            mask = 0
+            for node in nodes:
+                mask |= info[node]
+            self.mask.append(mask)
+        return known
+
+    def step(self, state: int, letters: int) -> int:
+        """The set reached from set ``state`` by any letter of ``letters``; -1 when empty."""
+        key = state << self.letter_bits | letters
+        known = self.transitions.get(key)
+        if known is not None:
+            return known
+        info, first, targets = self.graph.info, self.graph.first, self.graph.targets
+        out = set()
+        for node in self.members[state]:
+            mask = info[node]
+            candidates = mask & letters
+            base = first[node]
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                out.add(targets[base + (mask & (low - 1)).bit_count()])
+        result = self.intern(tuple(sorted(out))) if out else -1
+        self.transitions[key] = result
+        return result
+
+
+class _BlankSetSearch:
+    """Top-only search for racks with blanks, where a blank's letter changes no score.
+
+    The walk branches on which rack tile goes on a square (each distinct letter, or a blank),
+    not on which letter a blank stands for: after a blank the search holds the *set* of graph
+    nodes its possible letters lead to (:class:`_NodeSets`), so one branch stands for up to 26.
+    Words are recognised when any node of the set ends one; the letters of the blanks of the
+    top plays are found afterwards (:meth:`designate`).
+    """
+
+    def __init__(self, search: _Search) -> None:
+        self.search = search
+        self.sets = _NodeSets(search.position.lexicon.gaddag)
+
+    def line(self, line: _Line, start_bounds: dict[int, dict[int, int]]) -> None:
+        search = self.search
+        gaddag = search.position.lexicon.gaddag
+        sets = self.sets
+        step, set_mask = sets.step, sets.mask
+        separator_bit = 1 << (gaddag.alphabet_size - 1)
+        letters_mask = search.position.all_letters
+        cell, value, cross, cross_base, lm, wm = line.cell, line.value, line.cross, line.cross_base, line.lm, line.wm
+        anchor_set = line.anchor_set
+        n = len(cell)
+        counts = search.counts
+        letter_values = search.letter_values
+        bingo_size, bingo_bonus = search.bingo_size, search.bingo_bonus
+        horizontal, line_index = line.horizontal, line.index
+        found = search.found
+        placed: list[tuple[int, int]] = []  # (square, letter), letter UNKNOWN_BLANK for a blank
+
+        def record(start: int, end: int, score: int) -> None:
+            if len(placed) == 1 and not horizontal and cross_base[placed[0][0]] >= 0:
+                return
+            if score < search.best:
+                return
+            if score > search.best:
+                search.best = score
+                found.clear()
+            found.append((score, horizontal, line_index, start, end, tuple(placed)))
+
+        def tiles_to_try(mask: int) -> list[int]:
+            """Distinct real letters of the rack that ``mask`` allows, then a blank if one is left."""
+            out = []
+            candidates = mask & search.real_mask
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                out.append(low.bit_length() - 1)
+            if search.blanks and mask & letters_mask:
+                out.append(UNKNOWN_BLANK)
+            return out
+
+        def take(letter: int) -> None:
+            if letter == UNKNOWN_BLANK:
+                search.blanks -= 1
+            else:
+                counts[letter] -= 1
+                if not counts[letter]:
+                    search.real_mask ^= 1 << letter
+
+        def give_back(letter: int) -> None:
+            if letter == UNKNOWN_BLANK:
+                search.blanks += 1
+            else:
+                if not counts[letter]:
+                    search.real_mask |= 1 << letter
+                counts[letter] += 1
+
+        def extend(state: int, i: int, start: int, main: int, mult: int, crosses: int) -> None:
+            if i < n and cell[i] >= 0:
+                state = step(state, 1 << cell[i])
+                if state >= 0:
+                    extend(state, i + 1, start, main + value[i], mult, crosses)
+                return
+            mask = set_mask[state]
+            if i - start > 1 and mask & TERMINAL:
                 score = main * mult + crosses
                 if len(placed) == bingo_size:
                     score += bingo_bonus
                 record(start, i, score)
             if i >= n:
                 return
-            candidates = mask & cross[i]
-            if not candidates:
+            allowed = mask & cross[i]
+            if not allowed:
                 return
-            base = first[node]
             l_mult, w_mult, x_base = lm[i], wm[i], cross_base[i]
-            while candidates:
-                low = candidates & -candidates
-                candidates ^= low
-                letter = low.bit_length() - 1
-                child = targets[base + (mask & (low - 1)).bit_count()]
-                if counts[letter]:
-                    counts[letter] -= 1
-                    tile_score = letter_values[letter] * l_mult
-                    placed.append((i, letter))
-                    extend(child, i + 1, anchor, start, main + tile_score, mult * w_mult,
-                           crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult)
-                    placed.pop()
-                    counts[letter] += 1
-                if state.blanks:
-                    state.blanks -= 1
-                    placed.append((i, letter | BLANK_FLAG))
-                    extend(child, i + 1, anchor, start, main, mult * w_mult,
-                           crosses if x_base < 0 else crosses + x_base * w_mult)
-                    placed.pop()
-                    state.blanks += 1
+            for letter in tiles_to_try(allowed):
+                is_blank = letter == UNKNOWN_BLANK
+                after = step(state, allowed if is_blank else 1 << letter)
+                if after < 0:
+                    continue
+                tile_score = 0 if is_blank else letter_values[letter] * l_mult
+                take(letter)
+                placed.append((i, letter))
+                extend(after, i + 1, start, main + tile_score, mult * w_mult,
+                       crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult)
+                placed.pop()
+                give_back(letter)
 
-        left: list[int] = []  # codes of the left part being built, in reading order
-
-        def left_parts(node: int, anchor: int, limit: int, start_wanted: int) -> None:
-            """Try the left part built so far as the start of a play, then grow it by one tile."""
-            length = len(left)
-            start = anchor - length
-            if start_wanted < 0 or start_wanted == start:
-                main = 0
-                mult = 1
-                for j, code in enumerate(left, start):
-                    placed.append((j, code))
-                    if not code & BLANK_FLAG:
-                        main += letter_values[code] * lm[j]
-                    mult *= wm[j]
-                extend(node, anchor, anchor, start, main, mult, 0)
-                del placed[:]
-            if length >= limit or (start_wanted >= 0 and start <= start_wanted):
+        def go_left(state: int, j: int, anchor: int, room: int, main: int, mult: int, crosses: int) -> None:
+            if j >= 0 and cell[j] >= 0:
+                state = step(state, 1 << cell[j])
+                if state >= 0:
+                    go_left(state, j - 1, anchor, room, main + value[j], mult, crosses)
                 return
-            mask = info[node]
-            candidates = mask & ~TERMINAL
-            base = first[node]
-            while candidates:
-                low = candidates & -candidates
-                candidates ^= low
-                letter = low.bit_length() - 1
-                child = targets[base + (mask & (low - 1)).bit_count()]
-                if counts[letter]:
-                    counts[letter] -= 1
-                    left.append(letter)
-                    left_parts(child, anchor, limit, start_wanted)
-                    left.pop()
-                    counts[letter] += 1
-                if state.blanks:
-                    state.blanks -= 1
-                    left.append(letter | BLANK_FLAG)
-                    left_parts(child, anchor, limit, start_wanted)
-                    left.pop()
-                    state.blanks += 1
+            mask = set_mask[state]
+            start = j + 1
+            if mask & separator_bit and bounds.get(start, -1) >= search.best:
+                remaining = sorted((letter_values[k] for k, c in enumerate(counts) for _ in range(c)), reverse=True)
+                remaining += [0] * search.blanks
+                if turn_bound.bound(main, mult, crosses, len(placed), remaining) >= search.best:
+                    extend(step(state, separator_bit), anchor + 1, start, main, mult, crosses)
+            if room <= 0 or j < 0 or j in anchor_set or reach[j] < search.best:
+                return
+            allowed = mask & letters_mask
+            l_mult, w_mult = lm[j], wm[j]
+            for letter in tiles_to_try(allowed):
+                is_blank = letter == UNKNOWN_BLANK
+                after = step(state, allowed if is_blank else 1 << letter)
+                if after < 0:
+                    continue
+                take(letter)
+                placed.append((j, letter))
+                go_left(after, j - 1, anchor, room - 1, main + (0 if is_blank else letter_values[letter] * l_mult),
+                        mult * w_mult, crosses)
+                placed.pop()
+                give_back(letter)
 
-        pairs = anchors if anchors is not None else [(a, -1) for a in line.anchors]
-        for anchor, start_wanted in pairs:
-            if anchor > 0 and cell[anchor - 1] >= 0:
-                start = anchor - 1
-                while start > 0 and cell[start - 1] >= 0:
-                    start -= 1
-                node = root
-                main = 0
-                for j in range(start, anchor):
-                    mask = info[node]
-                    bit = 1 << cell[j]
-                    if not mask & bit:
-                        node = -1
-                        break
-                    node = targets[first[node] + (mask & (bit - 1)).bit_count()]
-                    main += value[j]
-                if node >= 0:
-                    extend(node, anchor, anchor, start, main, 1, 0)
-            else:
-                left_parts(root, anchor, left_limit(line, anchor, self.rack_size), start_wanted)
+        root = sets.intern((gaddag.root,))
+        reach = [0] * (n + 1)
+        for anchor, bounds in start_bounds.items():
+            best_so_far = -1
+            for j in range(n):
+                best_so_far = max(best_so_far, bounds.get(j, -1))
+                reach[j] = best_so_far
+            room = left_limit(line, anchor, search.rack_size)
+            turn_bound = _TurnBound(line, anchor, search.rack_size, bingo_size, bingo_bonus)
+            allowed = set_mask[root] & cross[anchor]
+            l_mult, w_mult, x_base = lm[anchor], wm[anchor], cross_base[anchor]
+            for letter in tiles_to_try(allowed):
+                is_blank = letter == UNKNOWN_BLANK
+                after = step(root, allowed if is_blank else 1 << letter)
+                if after < 0:
+                    continue
+                tile_score = 0 if is_blank else letter_values[letter] * l_mult
+                take(letter)
+                placed.append((anchor, letter))
+                go_left(after, anchor - 1, anchor, room, tile_score, w_mult,
+                        0 if x_base < 0 else (x_base + tile_score) * w_mult)
+                placed.pop()
+                give_back(letter)
+
+    def designate(self, raw: RawPlay) -> list[RawPlay]:
+        """The plays a found pattern stands for: every letter its blanks can take that makes its
+        main word a word (the cross-checks already held each blank to letters that fit across)."""
+        search = self.search
+        position = search.position
+        score, horizontal, index, start, end, placed = raw
+        line = position.lines[index if horizontal else position.size + index]
+        by_square = dict(placed)
+        blanks = [j for j, letter in placed if letter == UNKNOWN_BLANK]
+        graph = position.lexicon.graph
+        out = []
+        for letters in itertools.product(*(_bits(line.cross[j] & position.all_letters) for j in blanks)):
+            chosen = dict(zip(blanks, letters, strict=True))
+            word = [line.cell[j] if line.cell[j] >= 0 else chosen.get(j, by_square.get(j, -1))
+                    for j in range(start, end)]
+            if graph.contains(word):
+                tiles = tuple((j, chosen[j] | BLANK_FLAG if j in chosen else letter) for j, letter in placed)
+                out.append((score, horizontal, index, start, end, tiles))
+        return out
+
+
+UNKNOWN_BLANK = 31  # a blank whose letter is not chosen yet (letter indices stay below 31)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
 
 
 def left_limit(line: _Line, anchor: int, rack_size: int) -> int:
@@ -353,7 +761,7 @@ def _start_bounds(position: Position, line: _Line, rack: Sequence[str]) -> list[
                 if j < anchor or (j + 1 < n and cell[j + 1] >= 0) or j - start < 1:
                     continue  # not a possible end: the anchor is not covered or the word goes on
                 coefficients = sorted((l_m * (mult + x_m) for l_m, x_m, _ in empties), reverse=True)
-                bound = fixed * mult + cross_fixed + sum(c * v for c, v in zip(coefficients, values))
+                bound = fixed * mult + cross_fixed + sum(c * v for c, v in zip(coefficients, values, strict=False))
                 if len(empties) == bingo_size:
                     bound += bingo_bonus
                 if bound > best:
@@ -415,16 +823,24 @@ def top_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str
     search = _Search(position, tiles, top_only=True)
     if not tiles:
         return 0, []
-    bounds = [
-        (bound, line_number, anchor, start)
-        for line_number, line in enumerate(position.lines)
-        for bound, anchor, start in _start_bounds(position, line, tiles)
-    ]
-    bounds.sort(reverse=True)
-    for bound, line_number, anchor, start in bounds:
+    # Anchors best bound first; each is searched once, with its starts' bounds for pruning.
+    per_anchor: dict[tuple[int, int], dict[int, int]] = {}
+    for line_number, line in enumerate(position.lines):
+        for bound, anchor, start in _start_bounds(position, line, tiles):
+            per_anchor.setdefault((line_number, anchor), {})[start] = bound
+    order = sorted(((max(b.values()), key) for key, b in per_anchor.items()), reverse=True)
+    blank_search = _BlankSetSearch(search) if search.blanks else None
+    for bound, (line_number, anchor) in order:
         if bound < search.best:
             break
-        search.line(position.lines[line_number], [(anchor, start)])
+        anchor_bounds = {anchor: per_anchor[(line_number, anchor)]}
+        if blank_search is not None:
+            blank_search.line(position.lines[line_number], anchor_bounds)
+        else:
+            search.line(position.lines[line_number], anchor_bounds)
     if search.best < 0:
         return 0, []
-    return search.best, [_to_move(position, raw) for raw in search.found]
+    found = search.found
+    if blank_search is not None:
+        found = [play for raw in found for play in blank_search.designate(raw)]
+    return search.best, [_to_move(position, raw) for raw in found]

@@ -82,7 +82,7 @@ class TileSet:
 
     def bag(self) -> list[str]:
         """Every tile of a full bag, blanks as ``?``, in a fixed order."""
-        tiles = [letter for letter, n in zip(self.letters, self.counts) for _ in range(n)]
+        tiles = [letter for letter, n in zip(self.letters, self.counts, strict=True) for _ in range(n)]
         return tiles + [BLANK] * self.blanks
 
     @classmethod

@@ -82,7 +82,7 @@ class WordGraph:
         while letters:
             low = letters & -letters
             letter = low.bit_length() - 1
-            yield from self.words(self.targets[index], prefix + (letter,))
+            yield from self.words(self.targets[index], (*prefix, letter))
             index += 1
             letters ^= low
 
@@ -138,6 +138,23 @@ class WordGraph:
                 targets.append(child)
             info.append(mask)
         return cls(info, first, targets, len(nodes) - 1, alphabet_size)
+
+    @classmethod
+    def build_gaddag(cls, words: Iterable[Sequence[int]], alphabet_size: int) -> WordGraph:
+        """Build the GADDAG of ``words`` (Gordon, 1994): for each word and each split point,
+        the reversed prefix, the separator (letter index ``alphabet_size``), then the suffix.
+
+        A search can then start from any letter of a word and read outwards, which is what
+        the move generator does from each anchor square.
+        """
+        separator = (alphabet_size,)
+        entries = []
+        for word in words:
+            word = tuple(word)
+            for split in range(1, len(word) + 1):
+                entries.append(word[split - 1:: -1] + separator + word[split:])
+        entries.sort()
+        return cls.build(entries, alphabet_size + 1)
 
     def save(self, path: Path) -> None:
         """Write the graph atomically, so a concurrent reader never sees half a file."""

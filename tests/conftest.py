@@ -1,0 +1,76 @@
+"""Shared fixtures. Lexicon graphs are built once per test session in a temporary data folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trainer.engine.board import Board
+from trainer.engine.lexicon import Lexicon, LexiconStore
+from trainer.engine.rules import Ruleset, ruleset
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def lexicon_store(tmp_path_factory: pytest.TempPathFactory) -> LexiconStore:
+    return LexiconStore(tmp_path_factory.mktemp("tirage-data"))
+
+
+@pytest.fixture(scope="session")
+def en_rules() -> Ruleset:
+    return ruleset("en")
+
+
+@pytest.fixture(scope="session")
+def fr_rules() -> Ruleset:
+    return ruleset("fr")
+
+
+@pytest.fixture(scope="session")
+def en_lexicon(lexicon_store: LexiconStore) -> Lexicon:
+    return lexicon_store.load("en")
+
+
+@pytest.fixture(scope="session")
+def fr_lexicon(lexicon_store: LexiconStore) -> Lexicon:
+    return lexicon_store.load("fr")
+
+
+@pytest.fixture
+def empty_board(en_rules: Ruleset) -> Board:
+    return Board.empty(en_rules)
+
+
+# Web application fixtures (flaskr style). Each test gets a fresh application on a temporary instance
+# folder, so tests never read or write the checkout's instance/ (database, secret key, lexicon cache).
+from collections.abc import Iterator  # noqa: E402
+
+from flask import Flask  # noqa: E402
+from flask.testing import FlaskClient, FlaskCliRunner  # noqa: E402
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    from trainer.app import create_app
+    from trainer.extensions import db
+
+    monkeypatch.setenv("TIRAGE_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("TIRAGE_SECRET_KEY", raising=False)
+    application = create_app({"TESTING": True})
+    yield application
+    with application.app_context():
+        for engine in db.engines.values():
+            engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()

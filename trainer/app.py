@@ -1,0 +1,105 @@
+"""The application factory: ``create_app()`` builds a configured Flask application.
+
+Configuration, in order of precedence: ``test_config`` (tests), environment variables
+(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``TIRAGE_INSTANCE`` via :mod:`trainer.paths`), then defaults
+that need nothing set up: a SQLite database and a generated secret key, both in the instance folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import secrets
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import extensions, web
+from .paths import instance_path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+# Templates sit at the top of the source tree (see docs/DESIGN.md); an editable install keeps this layout.
+TEMPLATE_DIR = PACKAGE_DIR.parent / "templates"
+STATIC_DIR = PACKAGE_DIR / "static"
+TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
+
+SECRET_KEY_FILE = "secret_key"
+DATABASE_FILE = "tirage.sqlite"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """A new application on the instance folder; ``test_config`` overrides any setting."""
+    if not TEMPLATE_DIR.is_dir():
+        # A wheel does not carry the top-level templates/ folder; say so rather than fail on the first page.
+        raise RuntimeError(f"no templates folder at {TEMPLATE_DIR}: install from a source checkout (pip install -e .)")
+    instance = instance_path()
+    instance.mkdir(parents=True, exist_ok=True)
+    app = Flask(
+        __name__,
+        instance_path=str(instance),
+        template_folder=str(TEMPLATE_DIR),
+        static_folder=str(STATIC_DIR),
+    )
+    overrides = dict(test_config or {})
+    app.config.from_mapping(
+        SECRET_KEY=overrides.get("SECRET_KEY") or _secret_key(instance),
+        SQLALCHEMY_DATABASE_URI=database_uri(instance),
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
+        BABEL_DEFAULT_LOCALE="en",
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    app.config.from_mapping(overrides)
+
+    extensions.init_app(app)
+    web.init_app(app)
+    return app
+
+
+def _secret_key(instance: Path) -> str:
+    """``$TIRAGE_SECRET_KEY``, else a key made once and kept in the instance folder so sessions survive restarts."""
+    configured = os.environ.get("TIRAGE_SECRET_KEY")
+    if configured:
+        return configured
+    path = instance / SECRET_KEY_FILE
+    if not path.exists():
+        # Written whole to a temporary file, then linked into place: linking fails if the name exists, so
+        # when several workers start together exactly one key wins and nobody reads a half-written file.
+        fd, tmp = tempfile.mkstemp(dir=instance, prefix=".secret_key-")
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as out:
+                out.write(secrets.token_hex(32))
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    return path.read_text("ascii").strip()
+
+
+def database_uri(instance: Path) -> str:
+    """``$DATABASE_URL`` (as hosting platforms set it), else a SQLite file in the instance folder."""
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        return normalise_database_url(configured)
+    return f"sqlite:///{instance / DATABASE_FILE}"
+
+
+def normalise_database_url(url: str) -> str:
+    """Make a driver-less PostgreSQL URL usable by SQLAlchemy 2.
+
+    Platforms hand out ``postgres://`` which SQLAlchemy no longer accepts. Such a URL, and a plain
+    ``postgresql://``, get the psycopg (3) driver when it is installed; otherwise ``postgresql://``,
+    which SQLAlchemy serves with psycopg2. A URL that names its driver is left alone.
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("postgres", "postgresql"):
+        return url
+    driver = "postgresql+psycopg" if _psycopg_installed() else "postgresql"
+    return f"{driver}://{rest}"
+
+
+def _psycopg_installed() -> bool:
+    """Whether psycopg 3 can be imported (looked up, not imported, to keep start-up light)."""
+    return importlib.util.find_spec("psycopg") is not None

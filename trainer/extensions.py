@@ -1,0 +1,78 @@
+"""Objects shared by every part of the web application: the database, translations, the lexicon store.
+
+They are created unbound here and bound to an application by ``init_app`` so that tests can build as
+many applications as they like, each with its own instance folder and database.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+from flask_babel import Babel
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import Engine, MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+from .engine.lexicon import LexiconStore
+
+# Named constraints let Alembic alter SQLite tables later (batch mode needs names to drop them).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+class Base(DeclarativeBase):
+    """Base class of every model (SQLAlchemy 2 typed declarative style)."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+babel = Babel()
+
+_LEXICON_STORE_KEY = "tirage.lexicon_store"
+
+
+def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
+    """WAL lets readers (projector, phones) go on while a writer commits; SQLite leaves foreign keys off by default."""
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    finally:
+        cursor.close()
+
+
+def _watch_sqlite(engine: Engine) -> None:
+    """Set the pragmas on every new connection of this one engine (never a global listener)."""
+    if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _set_sqlite_pragmas):
+        event.listen(engine, "connect", _set_sqlite_pragmas)
+
+
+def init_app(app: Flask) -> None:
+    """Bind the database and the lexicon store to ``app`` and create the tables that are missing."""
+    db.init_app(app)
+    with app.app_context():
+        for engine in db.engines.values():
+            _watch_sqlite(engine)
+        # Connects once, so the SQLite file exists (in WAL mode) from the first start.
+        db.create_all()
+    app.extensions[_LEXICON_STORE_KEY] = LexiconStore(Path(app.instance_path))
+
+
+def lexicon_store(app: Flask | None = None) -> LexiconStore:
+    """The application's one lexicon store, so a word graph is loaded once per process, not per request."""
+    store: LexiconStore = (app or current_app).extensions[_LEXICON_STORE_KEY]
+    return store

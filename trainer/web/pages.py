@@ -1,0 +1,69 @@
+"""Pages that belong to no game room: the home page, the health check, and the error pages of the whole site."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
+
+from ..engine.rules import ruleset, ruleset_codes
+from ..extensions import lexicon_store
+
+bp = Blueprint("pages", __name__)
+
+# Commands that already work while the game rooms are being built; shown as code, so never translated.
+CLI_COMMANDS: tuple[str, ...] = ("tirage analyze", "tirage score", "tirage lexicon list")
+
+
+@bp.get("/")
+def index() -> str:
+    """What Tirage is, what works today, and the rules and word lists this server knows."""
+    return render_template(
+        "index.html",
+        rulesets=[ruleset(code) for code in ruleset_codes()],
+        lexicons=lexicon_store().catalogue(),
+        commands=CLI_COMMANDS,
+    )
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Liveness for a process manager or a load balancer: answers as soon as the application is up."""
+    return jsonify(status="ok")
+
+
+def _is_api_request() -> bool:
+    """Programs calling ``/api/`` get JSON errors they can parse, never an HTML page."""
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def _error_text(code: int) -> tuple[str, str]:
+    """Title and explanation of an error page, in the request's language; never the exception's own text."""
+    if code == 404:
+        return _("Not found"), _("There is no page at this address. Check the link, or start again from the home page.")
+    if code == 405:
+        return _("Method not allowed"), _("This address exists but does not accept this kind of request.")
+    if code >= 500:
+        return _("Server error"), _(
+            "Something went wrong on the server. The error has been logged; try again in a moment."
+        )
+    return _("Request refused"), _("The server could not handle this request.")
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(error: HTTPException) -> ResponseReturnValue:
+    """Every HTTP error of the site, 500 included (Flask wraps unexpected exceptions in InternalServerError)."""
+    code = error.code or 500
+    # Keep headers such as Allow (405); the body is ours.
+    headers = [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
+    try:
+        title, explanation = _error_text(code)
+        if _is_api_request():
+            return jsonify(error=title), code, headers
+        page = render_template("error.html", code=code, title=title, explanation=explanation)
+        return page, code, headers
+    except Exception:
+        # The error page itself failed (a broken template, say): log it and fall back to the bare page.
+        current_app.logger.exception("error page for %s failed", code)
+        return error.get_response()
