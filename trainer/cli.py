@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from .engine.lexicon import LexiconStore
+from .engine.rules import ruleset_codes
 from .paths import instance_path
 
 
@@ -47,6 +48,10 @@ def _json_command(handler: Callable[[object, LexiconStore], dict[str, Any]]) -> 
         sys.exit(1)
     except UnicodeDecodeError:
         click.echo(json.dumps({"error": "the input is not UTF-8 text"}))
+        sys.exit(1)
+    except (ValueError, RecursionError) as exc:  # a number too long to convert, arrays nested too deep
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(":")[0]
+        click.echo(json.dumps({"error": f"the input is not valid JSON: {reason}"}))
         sys.exit(1)
     try:
         result = handler(request, _store())
@@ -87,7 +92,7 @@ def lexicon_list() -> None:
 @lexicon.command("import")
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--rules", "rules_code", required=True, type=click.Choice(["en", "fr"]), help="Ruleset of the list.")
+@click.option("--rules", "rules_code", required=True, type=click.Choice(ruleset_codes()), help="Ruleset of the list.")
 @click.option("--description", default="", help="A line saying what the list is.")
 def lexicon_import(name: str, file: Path, rules_code: str, description: str) -> None:
     """Add the word list FILE (one word a line) as lexicon NAME."""

@@ -51,3 +51,7 @@ class InvalidWordsError(IllegalPlayError):
     def __init__(self, words: list[str]) -> None:
         super().__init__(f"not in the lexicon: {', '.join(words)}", words=words)
         self.words = words
+
+    def __reduce__(self) -> tuple[type[InvalidWordsError], tuple[list[str]]]:
+        # Rebuild from the words, not from the message (pickle and copy call the class with ``args``).
+        return type(self), (self.words,)

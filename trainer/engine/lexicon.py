@@ -49,10 +49,11 @@ class Lexicon:
         self.cross_set_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
 
     def encode(self, word: str) -> list[int] | None:
-        """Letter indices of ``word`` (either case), or None if it has a letter outside the set."""
+        """Letter indices of ``word`` (either case, accents ignored), or None if it has a letter
+        outside the set."""
         index = self._index
         try:
-            return [index[ch] for ch in word.upper()]
+            return [index[ch] for ch in normalise_word(word)]
         except KeyError:
             return None
 

@@ -21,7 +21,7 @@ from .rules import Notation
 ThroughStyle = Literal["plain", "parens", "dot"]
 NOTATIONS: tuple[Notation, ...] = ("english", "french")
 
-_COORD = re.compile(r"^(?:([A-Za-z])(\d{1,2})|(\d{1,2})([A-Za-z]))$")
+_COORD = re.compile(r"^(?:([A-Za-z])([0-9]{1,2})|([0-9]{1,2})([A-Za-z]))$")  # ASCII digits only, not any \d
 _WORD_ITEM = re.compile(r"\(([A-Za-z]+)\)|([A-Za-z])|(\.)")
 
 

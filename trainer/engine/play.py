@@ -58,8 +58,15 @@ def parse_rack(text: str, rules: Ruleset) -> list[str]:
     return tiles
 
 
-def move_from_tiles(board: Board, tiles: Sequence[Tile]) -> Move:
-    """The play made by ``tiles`` (any order): checks they are new, in one line and without gaps."""
+def move_from_tiles(board: Board, tiles: Sequence[Tile], notation: Notation = "english") -> Move:
+    """The play made by ``tiles`` (any order): checks they are new, in one line and without gaps.
+
+    Squares in error messages are named in ``notation``.
+    """
+
+    def name(r: int, c: int) -> str:
+        return square_name(r, c, notation)
+
     if not tiles:
         raise IllegalPlayError("the play places no tile", code="no_tiles")
     squares = {(t.row, t.col) for t in tiles}
@@ -69,8 +76,8 @@ def move_from_tiles(board: Board, tiles: Sequence[Tile]) -> Move:
         if not board.on_board(t.row, t.col):
             raise IllegalPlayError("a tile is off the board", code="off_board")
         if board.at(t.row, t.col) != EMPTY:
-            raise IllegalPlayError(f"{square_name(t.row, t.col)} is already taken", code="square_taken",
-                                   square=square_name(t.row, t.col))
+            raise IllegalPlayError(f"{name(t.row, t.col)} is already taken", code="square_taken",
+                                   square=name(t.row, t.col))
     rows = {t.row for t in tiles}
     cols = {t.col for t in tiles}
     if len(rows) > 1 and len(cols) > 1:
@@ -89,7 +96,7 @@ def move_from_tiles(board: Board, tiles: Sequence[Tile]) -> Move:
     while (r, c) != (last.row, last.col):
         r, c = r + dr, c + dc
         if (r, c) not in by_square and board.at(r, c) == EMPTY:
-            raise IllegalPlayError(f"there is a gap at {square_name(r, c)}", code="gap", square=square_name(r, c))
+            raise IllegalPlayError(f"there is a gap at {name(r, c)}", code="gap", square=name(r, c))
     run = _run(board, by_square, first.row, first.col, dr, dc)
     word = "".join(by_square[sq].char if sq in by_square else board.at(*sq) for sq in run)
     return Move(run[0][0], run[0][1], horizontal, word, tuple(sorted(tiles, key=lambda t: (t.row, t.col))))
