@@ -13,9 +13,9 @@ from .board import Board, Move
 from .errors import EngineError
 from .lexicon import Lexicon, LexiconStore
 from .movegen import generate_moves, top_moves
-from .notation import Notation, format_move
+from .notation import format_move
 from .play import evaluate, parse_rack
-from .rules import Ruleset, ruleset
+from .rules import Notation, Ruleset, ruleset
 
 
 def _setup(request: object, store: LexiconStore) -> tuple[dict[str, Any], Ruleset, Lexicon, Board, Notation]:

@@ -51,6 +51,8 @@ class Lexicon:
     def encode(self, word: str) -> list[int] | None:
         """Letter indices of ``word`` (either case, accents ignored), or None if it has a letter
         outside the set."""
+        if word != word.strip():
+            return None  # surrounding blanks are not part of a word
         index = self._index
         try:
             return [index[ch] for ch in normalise_word(word)]

@@ -1,15 +1,22 @@
 """Move generation: every legal play of a position, or only the top-scoring ones.
 
-The generator is Appel and Jacobson's ("The world's fastest Scrabble program", 1988) over the
-DAWG of :mod:`trainer.engine.wordgraph`: for each anchor (an empty square next to a tile) it
-builds left parts from the rack on the free squares before the anchor, then extends right
-through the board's tiles. Cross-checks are bitmasks ANDed with the graph's child masks, and the
-score is kept up to date square by square so that a play is scored when it is found.
+The search is Gordon's GADDAG algorithm ("A faster Scrabble move generation algorithm", 1994)
+over the flat graph of :mod:`trainer.engine.wordgraph`: from each anchor (an empty square next
+to a tile) it places a tile, reads leftwards over free squares and board tiles, turns at the
+separator and reads rightwards. A play is found from its leftmost anchor only, so each is found
+once. Cross-checks are letter bitmasks ANDed with the graph's child masks, and the score is kept
+up to date square by square.
 
-Top-only mode (:func:`top_moves`) computes, for every (anchor, start) pair, an upper bound on the
-score of any play from that start through that anchor (best tiles of the rack on the best
-squares, ignoring words), visits the pairs best bound first and stops as soon as the next bound
-is below the best score found: the answer stays exact and most of the search is skipped.
+Blanks: the walk takes a letter from the rack's real tiles first and from a blank only when none
+is left, so each sequence of letters is walked once; the ways to designate blanks are expanded,
+and scored exactly, when a word is found (:func:`_designations`).
+
+Top-only mode (:func:`top_moves`) bounds, for every (anchor, start), the best score any play
+could reach there (the rack's best tiles on the best squares, words ignored), searches anchors
+best bound first, skips starts and turns whose bound is below the best found so far, and stops
+when the next anchor cannot reach it: the answer stays exact. With blanks it branches on
+"a blank here" rather than on its 26 letters (:class:`_BlankSetSearch`), because a blank's
+letter changes no score; the letters are found for the top plays only.
 """
 
 from __future__ import annotations
@@ -153,14 +160,13 @@ def _rack_counts(rack: Sequence[str], letters: str) -> tuple[list[int], int]:
 
 
 def _designations(placed: list[tuple[int, int]], rack_counts: list[int], blanks: int,
-                  coefficient: dict[int, int], letter_values: Sequence[int],
-                  best_only: bool) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+                  coefficient: dict[int, int],
+                  letter_values: Sequence[int]) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     """Every way to play the letters ``placed`` ((square, letter), in search order) with the rack:
     which of them blanks play. Returns (points lost to blanks, tiles with ``BLANK_FLAG`` set).
 
     A letter used more often than the rack holds it must take blanks; blanks may also stand in
-    for a letter the rack has (each such choice is its own play). With ``best_only``, only the
-    designations that lose the fewest points (the fewest blanks, on the cheapest squares).
+    for a letter the rack has (each such choice is its own play).
     """
     positions: dict[int, list[int]] = {}
     for k, (_, letter) in enumerate(placed):
@@ -168,15 +174,11 @@ def _designations(placed: list[tuple[int, int]], rack_counts: list[int], blanks:
     choices_per_letter: list[list[tuple[int, int, tuple[int, ...]]]] = []  # (blanks, loss, indices)
     for letter, ks in positions.items():
         need = max(0, len(ks) - rack_counts[letter])
-        top = need if best_only else min(len(ks), blanks)
         options = []
-        for n_blank in range(need, top + 1):
+        for n_blank in range(need, min(len(ks), blanks) + 1):
             for chosen in itertools.combinations(ks, n_blank):
                 options.append((n_blank, sum(letter_values[letter] * coefficient[placed[k][0]] for k in chosen),
                                 chosen))
-        if best_only:
-            least = min(loss for _, loss, _ in options)
-            options = [o for o in options if o[1] == least]
         choices_per_letter.append(options)
     out = []
     for combination in itertools.product(*choices_per_letter):
@@ -199,6 +201,8 @@ class _Search:
     """
 
     def __init__(self, position: Position, rack: Sequence[str], top_only: bool) -> None:
+        """``top_only`` searches keep the best plays only; racks with blanks go to
+        :class:`_BlankSetSearch` in that mode, so this class's bounds assume none."""
         self.position = position
         self.counts, self.blanks = _rack_counts(rack, position.rules.tileset.letters)
         self.rack_counts = list(self.counts)
@@ -245,7 +249,7 @@ class _Search:
                 variants = [(0, tuple(placed))]
             else:
                 coefficient = {j: lm[j] * (mult + (wm[j] if cross_base[j] >= 0 else 0)) for j, _ in placed}
-                variants = _designations(placed, rack_counts, rack_blanks, coefficient, letter_values, top_only)
+                variants = _designations(placed, rack_counts, rack_blanks, coefficient, letter_values)
             for loss, tiles in variants:
                 exact = score - loss
                 if top_only:
@@ -359,19 +363,10 @@ class _Search:
         turn_bound = _TurnBound(line, 0, self.rack_size, bingo_size, bingo_bonus)
 
         def right_bound(main: int, mult: int, crosses: int) -> int:
-            """Bound of the plays from this left part. ``main`` counts the placed tiles as real; a
-            later tile may still take a real tile's value by giving a placed one a blank instead,
-            so each blank left may carry the value of a placed real tile (counted twice: safe)."""
-            if rack_blanks:
-                remaining = [letter_values[k] for k, c in enumerate(counts) for _ in range(c)]
-                if state.blanks:
-                    swapped = sorted((letter_values[letter] for _, letter in placed), reverse=True)[: state.blanks]
-                    remaining += swapped + [0] * (state.blanks - len(swapped))
-                remaining.sort(reverse=True)
-            else:
-                remaining = list(real_values)
-                for _, letter in placed:
-                    remaining.remove(letter_values[letter])
+            """Bound of the plays from this left part (top-only mode, where racks have no blank)."""
+            remaining = list(real_values)
+            for _, letter in placed:
+                remaining.remove(letter_values[letter])
             return turn_bound.bound(main, mult, crosses, len(placed), remaining)
 
         anchors = list(start_bounds) if start_bounds is not None else line.anchors
@@ -798,22 +793,24 @@ def _checked_rack(rack: Sequence[str] | str, rules: Ruleset) -> list[str]:
     return tiles
 
 
-def generate_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str) -> list[Move]:
-    """Every legal play with ``rack`` (``?`` for a blank), each with its score."""
+def _all_plays(board: Board, rules: Ruleset, lexicon: Lexicon,
+               rack: Sequence[str] | str) -> tuple[Position, list[RawPlay]]:
     position = Position(board, rules, lexicon)
     search = _Search(position, _checked_rack(rack, rules), top_only=False)
     for line in position.lines:
         search.line(line)
-    return [_to_move(position, raw) for raw in search.found]
+    return position, search.found
+
+
+def generate_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str) -> list[Move]:
+    """Every legal play with ``rack`` (``?`` for a blank), each with its score."""
+    position, found = _all_plays(board, rules, lexicon, rack)
+    return [_to_move(position, raw) for raw in found]
 
 
 def count_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str) -> int:
     """How many legal plays ``rack`` has (without building the plays)."""
-    position = Position(board, rules, lexicon)
-    search = _Search(position, _checked_rack(rack, rules), top_only=False)
-    for line in position.lines:
-        search.line(line)
-    return len(search.found)
+    return len(_all_plays(board, rules, lexicon, rack)[1])
 
 
 def top_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str) -> tuple[int, list[Move]]:

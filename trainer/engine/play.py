@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from .board import EMPTY, Board, Move, Tile
 from .errors import IllegalPlayError, InvalidWordsError, RackError
 from .lexicon import Lexicon
-from .notation import Notation, parse_move, square_name
-from .rules import BLANK, Ruleset
+from .notation import parse_move, square_name
+from .rules import BLANK, Notation, Ruleset
 
 _ORDINALS = ["", "", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
 
