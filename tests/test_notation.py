@@ -312,3 +312,9 @@ def test_error_classes() -> None:
     assert NotationError("x").code == "bad_notation"
     assert IllegalPlayError("x").code == "illegal"
     assert IllegalPlayError("x", code="gap", square="E7").params == {"square": "E7"}
+
+
+def test_format_move_refuses_an_unknown_through_style(empty_board: Board) -> None:
+    move = parse_move("8D TRAIN", empty_board, "english")
+    with pytest.raises(ValueError, match="unknown style 'brackets'"):
+        format_move(move, "english", through="brackets")  # type: ignore[arg-type]

@@ -163,7 +163,7 @@ def test_tiles_placed_one_by_one(train_board: Board) -> None:
         ([Tile(6, 3, "A"), Tile(5, 4, "E")], "^the tiles are not all in one row or one column$", "not_in_line"),
         ([Tile(6, 3, "A"), Tile(6, 5, "A")], "^there is a gap at E7$", "gap"),
         ([Tile(6, 3, "A"), Tile(10, 3, "A")], "^there is a gap at D9$", "gap"),  # D8 is filled, D9 is not
-        ([Tile(7, 15, "A")], "^a tile is off the board$", "off_board"),
+        ([Tile(7, 15, "A")], "^the tile A at row 8, column 16 is off the board$", "off_board"),
         ([Tile(6, 3, "A"), Tile(6, 3, "E")], "^two tiles on the same square$", "same_square"),
     ],
     ids=["none", "not-in-line", "gap-across", "gap-down", "off-board", "same-square"],

@@ -69,10 +69,6 @@ class Move:
         """The rack tiles this play uses, blanks as ``?``."""
         return "".join("?" if t.blank else t.letter for t in self.tiles)
 
-    def __repr__(self) -> str:
-        direction = "across" if self.horizontal else "down"
-        return f"<Move {self.row},{self.col} {direction} {self.word} tiles={len(self.tiles)}>"
-
 
 class Board:
     """Tiles on a layout. Mutable: :meth:`place` adds a play's tiles."""

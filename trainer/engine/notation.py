@@ -146,6 +146,8 @@ def parse_move(text: str, board: Board, notation: Notation = "english") -> Move:
 
 def format_move(move: Move, notation: Notation = "english", through: ThroughStyle = "plain") -> str:
     """``8D TRAIN``: the coordinate and the whole main word, played-through letters per ``through``."""
+    if through not in ("plain", "parens", "dot"):
+        raise ValueError(f"unknown style {through!r} for played-through letters (use plain, parens or dot)")
     new_squares = {(t.row, t.col) for t in move.tiles}
     dr, dc = (0, 1) if move.horizontal else (1, 0)
     out: list[str] = []

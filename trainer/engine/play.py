@@ -74,7 +74,8 @@ def move_from_tiles(board: Board, tiles: Sequence[Tile], notation: Notation = "e
         raise IllegalPlayError("two tiles on the same square", code="same_square")
     for t in tiles:
         if not board.on_board(t.row, t.col):
-            raise IllegalPlayError("a tile is off the board", code="off_board")
+            raise IllegalPlayError(f"the tile {t.char} at row {t.row + 1}, column {t.col + 1} is off the board",
+                                   code="off_board", row=t.row + 1, col=t.col + 1)
         if board.at(t.row, t.col) != EMPTY:
             raise IllegalPlayError(f"{name(t.row, t.col)} is already taken", code="square_taken",
                                    square=name(t.row, t.col))
