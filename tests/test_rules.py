@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from trainer.engine.board import Board
 from trainer.engine.errors import BoardError
+from trainer.engine.lexicon import Lexicon
+from trainer.engine.movegen import generate_moves, top_moves
+from trainer.engine.notation import format_move, parse_coordinate, parse_move
+from trainer.engine.play import validate
 from trainer.engine.rules import BLANK, Layout, Ruleset, ruleset, ruleset_codes
 
 # GAME-RULES.md section 1, copied letter by letter: letter -> (count, value).
@@ -167,3 +173,23 @@ def test_board_rows_round_trip(en_rules: Ruleset) -> None:
 def test_malformed_boards(change, message: str, en_rules: Ruleset) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(BoardError, match=message):
         Board.from_rows(en_rules.layout, change(["." * 15] * 15))
+
+
+def test_a_21_by_21_board_plays_with_no_code_change(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    """A bigger board is a data file: notation, validation and the move generator follow its size."""
+    rows = ["." * 21 for _ in range(21)]
+    rows[10] = "." * 10 + "*" + "." * 10
+    rows[10] = "=" + rows[10][1:]
+    big = dataclasses.replace(en_rules, layout=Layout.from_text("super21", "\n".join(rows)))
+    board = Board.empty(big)
+    top_score, tops = top_moves(board, big, en_lexicon, "QUIZ")
+    assert top_score > 0 and tops
+    assert all(any((t.row, t.col) == (10, 10) for t in m.tiles) for m in tops)
+    board.place(tops[0].tiles)
+    assert parse_coordinate("11U", "english", size=21) == (10, 20, True)
+    assert format_move(parse_move("U11 QI", board, "english"), "english") == "U11 QI"
+    edge = Board.from_rows(big.layout, ["." * 21] * 10 + ["." * 19 + "AT"] + ["." * 21] * 10)
+    moves = generate_moves(edge, big, en_lexicon, "AEIOU")
+    assert any(t.col == 20 and t.row == 11 for m in moves for t in m.tiles)  # e.g. U11 TO, down
+    for move in moves:
+        assert validate(edge, big, en_lexicon, move, "AEIOU").score == move.score
