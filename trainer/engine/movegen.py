@@ -198,6 +198,9 @@ class _Search:
     blank only when none is left, so each letter sequence is walked once, and the scores kept
     along the way count every tile as real (an upper bound). When a word is found, the blank
     designations are expanded and scored exactly (:func:`_designations`).
+
+    The take-a-tile / give-it-back steps are written out in each loop rather than called:
+    they run once per graph arc, and a function call there costs more than the rest of the step.
     """
 
     def __init__(self, position: Position, rack: Sequence[str], top_only: bool) -> None:
