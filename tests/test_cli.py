@@ -288,3 +288,14 @@ def test_import_errors(instance: Path, tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "holds no usable word" in proc.stderr
     assert "club2" not in run(instance, "lexicon", "list").stdout
+
+
+def test_lexicon_build_reports_each_lexicon_and_refuses_unknown_ones(instance: Path) -> None:
+    proc = run(instance, "lexicon", "build")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["en", "fr"]
+    assert all("GADDAG nodes, ready in" in line for line in lines)
+    missing = run(instance, "lexicon", "build", "nope")
+    assert missing.returncode != 0
+    assert "unknown lexicon 'nope' (known: " in missing.stderr

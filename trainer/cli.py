@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,21 @@ def lexicon_list() -> None:
     """The lexicons this server knows."""
     for name, entry in _store().catalogue().items():
         click.echo(f"{name}\t{entry['rules']}\t{entry['description']}")
+
+
+@lexicon.command("build")
+@click.argument("names", nargs=-1)
+def lexicon_build(names: tuple[str, ...]) -> None:
+    """Build the word-graph caches now (all lexicons, or NAMES), so no game waits for them."""
+    store = _store()
+    for name in names or tuple(store.catalogue()):
+        started = time.perf_counter()
+        try:
+            lexicon = store.load(name)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"{name}: {lexicon.graph.node_count} DAWG nodes, {lexicon.gaddag.node_count} GADDAG nodes, "
+                   f"ready in {time.perf_counter() - started:.1f} s")
 
 
 @lexicon.command("import")
