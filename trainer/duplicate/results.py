@@ -1,0 +1,265 @@
+"""Scoring the players of a duplicate game: round results and standings (GAME-RULES.md section 6).
+
+Documented choices:
+
+- **What a play scores.** The player's last submission of the round counts. It scores its value
+  when it was on time and every word is in the lexicon, else 0; no submission scores 0, and so
+  does every round before a player joined.
+- **Rank of a play** ("3rd of 412"): ``1 +`` the number of the round's legal plays (distinct
+  plays, as the move generator lists them) that score strictly more; ties share a rank, so every
+  top is 1st and a play beaten by five plays is 6th whatever their scores. ``of`` is the number of
+  legal plays. A learner reads it as "how many plays were better than mine". A play that is not
+  valid (or no play) has no rank; a valid play sent late keeps its rank, to show how good it was,
+  though it scores 0.
+- **Top and solo.** A player finds the top when the score counted for the round equals the top
+  score and comes from a counted play or a correction. A solo is a round where exactly one player
+  found the top; the solo bonus (default 10) is added only when the game has at least
+  ``min_players`` active players (default 16). A solo without bonus still counts in ``solos``.
+  Active players: those with at least one submission in the game, unless the caller says how
+  many there are.
+- **Corrections** never overwrite: each is kept, with its reason and author, beside the original
+  score, and the latest correction of a (player, round) sets the score that counts; tops, solos,
+  differences and totals follow the corrected score.
+- **Standings.** Total = scores + solo bonuses (corrections included). Négatif = the sum of the
+  differences from the top (≤ 0; bonuses not included). Percentage = ``100 × total / top total``
+  rounded half up (so 62.5 gives 63, where Python's ``round`` would give 62); 0 when the top total
+  is 0, as before the first round. Rank: by total, ties share a rank (1, 2, 2, 4); tied players
+  keep the order of the players given (join order).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from trainer.engine.notation import format_move
+from trainer.engine.play import Evaluation
+from trainer.engine.rules import Notation
+
+
+@dataclass(frozen=True)
+class SoloRule:
+    """The solo settings: the bonus and the fewest active players for it to be given."""
+
+    bonus: int = 10
+    min_players: int = 16
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A player's play for a round as the server judged it at the close."""
+
+    player: str
+    move: str  # as written, e.g. "8D TRAIN"
+    score: int  # its value as placed
+    valid: bool  # every word it forms is in the lexicon
+    late: bool = False  # received after the deadline: scores 0
+
+    @classmethod
+    def from_evaluation(cls, player: str, evaluation: Evaluation, notation: Notation = "english",
+                        late: bool = False) -> Submission:
+        """A submission from the engine's evaluation of the play (placement already legal)."""
+        return cls(player, format_move(evaluation.move, notation), evaluation.score, evaluation.valid, late)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The director's correction of a player's score for one round; kept beside the original."""
+
+    player: str
+    round_number: int
+    score: int  # the score that counts for the round from now on
+    reason: str
+    author: str = ""
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """What a closed round needs for scoring: top score, every legal play's score, submissions.
+
+    ``submissions`` are in the order received: a player's last one counts.
+    """
+
+    number: int
+    top_score: int
+    play_scores: Sequence[int]
+    submissions: Sequence[Submission] = ()
+    _negated: tuple[int, ...] = field(init=False, repr=False, compare=False)  # -score, ascending
+
+    def __post_init__(self) -> None:
+        negated = tuple(sorted(-s for s in self.play_scores))
+        if negated and -negated[0] != self.top_score:
+            raise ValueError(f"round {self.number}: top score {self.top_score} but the best play scores {-negated[0]}")
+        object.__setattr__(self, "_negated", negated)
+
+    @property
+    def plays(self) -> int:
+        """How many legal plays the round had."""
+        return len(self._negated)
+
+    def rank(self, score: int) -> int:
+        """Where a play scoring ``score`` stands among the round's legal plays (see module doc)."""
+        return 1 + bisect_left(self._negated, -score)
+
+    def last_submissions(self) -> dict[str, Submission]:
+        last: dict[str, Submission] = {}
+        for submission in self.submissions:
+            last[submission.player] = submission
+        return last
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """One player's result for one round."""
+
+    player: str
+    round_number: int
+    move: str | None  # the play that counted for the round, None without a submission
+    valid: bool  # the play was legal and every word in the lexicon
+    late: bool
+    original: int  # the score before corrections: the play's value if valid and on time, else 0
+    score: int  # the score that counts, after corrections
+    difference: int  # score - top score: ≤ 0 (unless a correction sets a score above the top)
+    top: bool  # found the top
+    solo: bool  # the only player to find the top
+    bonus: int  # solo bonus given
+    rank: int | None  # among the round's legal plays; None without a valid play
+    of: int  # the round's number of legal plays
+    corrections: tuple[Correction, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """What the round adds to the player's total: score and solo bonus."""
+        return self.score + self.bonus
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The results of one round, one :class:`PlayerRound` per player, in the players' order."""
+
+    number: int
+    top_score: int
+    plays: int
+    players: Mapping[str, PlayerRound]
+
+    @property
+    def solo(self) -> str | None:
+        """The player who alone found the top, if one did."""
+        return next((p.player for p in self.players.values() if p.solo), None)
+
+
+def _players(players: Iterable[str], rounds: Iterable[RoundRecord], corrections: Iterable[Correction]) -> list[str]:
+    """The given players, then anyone else who submitted or was corrected, in first-seen order."""
+    seen = dict.fromkeys(players)
+    for record in rounds:
+        seen.update(dict.fromkeys(s.player for s in record.submissions))
+    seen.update(dict.fromkeys(c.player for c in corrections))
+    return list(seen)
+
+
+def score_round(record: RoundRecord, players: Iterable[str] = (), *, active_players: int,
+                solo_rule: SoloRule | None = None, corrections: Iterable[Correction] = ()) -> RoundResult:
+    """Score every player of one round; players without a submission score 0."""
+    solo_rule = solo_rule if solo_rule is not None else SoloRule()
+    mine = [c for c in corrections if c.round_number == record.number]
+    names = _players(players, [record], mine)
+    last = record.last_submissions()
+    drafts: list[tuple[str, Submission | None, int, int, tuple[Correction, ...], bool]] = []
+    for name in names:
+        submission = last.get(name)
+        counted = submission is not None and submission.valid and not submission.late
+        original = submission.score if counted and submission is not None else 0
+        fixes = tuple(c for c in mine if c.player == name)
+        score = fixes[-1].score if fixes else original
+        found = score == record.top_score and (counted or bool(fixes))
+        drafts.append((name, submission, original, score, fixes, found))
+    finders = sum(1 for *_, found in drafts if found)
+    results: dict[str, PlayerRound] = {}
+    for name, submission, original, score, fixes, found in drafts:
+        solo = found and finders == 1
+        bonus = solo_rule.bonus if solo and active_players >= solo_rule.min_players else 0
+        valid = submission is not None and submission.valid
+        rank = record.rank(submission.score) if valid and submission is not None and record.plays else None
+        results[name] = PlayerRound(
+            player=name, round_number=record.number, move=submission.move if submission else None, valid=valid,
+            late=submission.late if submission else False, original=original, score=score,
+            difference=score - record.top_score, top=found, solo=solo, bonus=bonus, rank=rank, of=record.plays,
+            corrections=fixes,
+        )
+    return RoundResult(record.number, record.top_score, record.plays, results)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in the standings."""
+
+    player: str
+    rank: int
+    total: int
+    negatif: int
+    percentage: int
+    tops: int
+    solos: int
+    round_totals: tuple[int, ...]  # what each round added (score + bonus), in round order
+
+
+@dataclass(frozen=True)
+class GameResults:
+    """Every round's results and the standings after them."""
+
+    rounds: tuple[RoundResult, ...]
+    standings: tuple[Standing, ...]
+    top_total: int
+
+
+def percentage(total: int, top_total: int) -> int:
+    """``100 × total / top_total`` rounded half up; 0 when ``top_total`` is 0."""
+    if top_total <= 0:
+        return 0
+    return (200 * total + top_total) // (2 * top_total)
+
+
+def shared_ranks(values: Sequence[int]) -> list[int]:
+    """Competition ranks of ``values``, highest first, ties sharing a rank: [9, 7, 7, 3] -> [1, 2, 2, 4]."""
+    return [1 + sum(1 for other in values if other > value) for value in values]
+
+
+def standings(results: Sequence[RoundResult], players: Iterable[str] = ()) -> list[Standing]:
+    """The standings after ``results``, best first; see the module doc for each figure."""
+    names = list(dict.fromkeys([*players, *(name for r in results for name in r.players)]))
+    top_total = sum(r.top_score for r in results)
+    rows: list[tuple[str, int, int, int, int, tuple[int, ...]]] = []
+    for name in names:
+        mine = [r.players.get(name) for r in results]
+        totals = tuple(p.total if p else 0 for p in mine)
+        negatif = sum(p.difference if p else -r.top_score for p, r in zip(mine, results, strict=True))
+        tops = sum(1 for p in mine if p and p.top)
+        solos = sum(1 for p in mine if p and p.solo)
+        rows.append((name, sum(totals), negatif, tops, solos, totals))
+    ranks = shared_ranks([row[1] for row in rows])
+    table = [Standing(name, rank, total, negatif, percentage(total, top_total), tops, solos, totals)
+             for rank, (name, total, negatif, tops, solos, totals) in zip(ranks, rows, strict=True)]
+    return sorted(table, key=lambda s: s.rank)  # stable: tied players keep the players' order
+
+
+def active_players(rounds: Iterable[RoundRecord]) -> int:
+    """Players with at least one submission in ``rounds`` (the default count for the solo bonus)."""
+    return len({s.player for r in rounds for s in r.submissions})
+
+
+def score_game(rounds: Sequence[RoundRecord], players: Iterable[str] = (), corrections: Iterable[Correction] = (),
+               solo_rule: SoloRule | None = None, active: int | None = None) -> GameResults:
+    """Score every round and the standings; ``active`` overrides the count of active players."""
+    corrections = list(corrections)
+    numbers = {r.number for r in rounds}
+    if len(numbers) != len(rounds):
+        raise ValueError("two rounds share a number")
+    for c in corrections:
+        if c.round_number not in numbers:
+            raise ValueError(f"correction for {c.player}: there is no round {c.round_number}")
+    names = _players(players, rounds, corrections)
+    count = active if active is not None else active_players(rounds)
+    results = tuple(score_round(r, names, active_players=count, solo_rule=solo_rule, corrections=corrections)
+                    for r in rounds)
+    return GameResults(results, tuple(standings(results, names)), sum(r.top_score for r in rounds))
