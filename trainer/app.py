@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import extensions, web
+from . import extensions, games, web
 from .paths import instance_path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -50,10 +50,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
         BABEL_DEFAULT_LOCALE="en",
         SESSION_COOKIE_SAMESITE="Lax",
+        TIRAGE_SCHEDULER=False,  # `tirage serve` and `tirage scheduler` turn it on, in one process
     )
     app.config.from_mapping(overrides)
 
     extensions.init_app(app)
+    games.init_app(app)
     web.init_app(app)
     return app
 

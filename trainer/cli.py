@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -29,15 +30,54 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, help="Port to listen on.")
 @click.option("--threads", default=8, show_default=True, help="Worker threads.")
-def serve(host: str, port: int, threads: int) -> None:
+@click.option("--no-scheduler", is_flag=True, help="Do not close rounds in this process (run `tirage scheduler`).")
+def serve(host: str, port: int, threads: int, no_scheduler: bool) -> None:
     """Start the web server (waitress) on the instance folder's database."""
     import waitress
 
     from .app import create_app
 
-    app = create_app()
+    app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
     click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
     waitress.serve(app, host=host, port=port, threads=threads)
+
+
+@main.command()
+def scheduler() -> None:
+    """Close rounds and start the next ones on time, for web processes started with --no-scheduler."""
+    import signal
+    import threading
+
+    from .app import create_app
+
+    create_app({"TIRAGE_SCHEDULER": True})
+    click.echo("Tirage round scheduler running (Ctrl-C to stop)")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with contextlib.suppress(KeyboardInterrupt):
+        stop.wait()
+
+
+@main.group()
+def director() -> None:
+    """Manage the directors who create and run games."""
+
+
+@director.command("create")
+@click.argument("name")
+@click.password_option("--password", help="The director's password (asked for when left out).")
+def director_create(name: str, password: str) -> None:
+    """Create the director NAME (passwords are stored hashed)."""
+    from .app import create_app
+    from .games.accounts import AccountError, create_director
+
+    app = create_app()
+    with app.app_context():
+        try:
+            create_director(name, password)
+        except AccountError as exc:
+            raise click.ClickException(str(exc)) from None
+    click.echo(f"director {name} created")
 
 
 def _json_command(handler: Callable[[object, LexiconStore], dict[str, Any]]) -> None:

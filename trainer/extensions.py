@@ -7,14 +7,16 @@ many applications as they like, each with its own instance folder and database.
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import flask_migrate
 from flask import Flask, current_app
 from flask_babel import Babel
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Engine, MetaData, event
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy import DateTime, Dialect, Engine, MetaData, TypeDecorator, event
+from sqlalchemy.orm import DeclarativeBase, registry
 
 from .engine.lexicon import LexiconStore
 
@@ -30,13 +32,35 @@ NAMING_CONVENTION = {
 SQLITE_BUSY_TIMEOUT_MS = 5000
 
 
+class UTCDateTime(TypeDecorator[datetime]):
+    """Datetimes stored as UTC and always read back timezone-aware (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: use timezone-aware UTC datetimes")
+        return value.astimezone(UTC).replace(tzinfo=None) if dialect.name == "sqlite" else value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
 class Base(DeclarativeBase):
     """Base class of every model (SQLAlchemy 2 typed declarative style)."""
 
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    registry = registry(metadata=MetaData(naming_convention=NAMING_CONVENTION),
+                        type_annotation_map={datetime: UTCDateTime})
 
 
 db = SQLAlchemy(model_class=Base)
+migrate = flask_migrate.Migrate()
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 babel = Babel()
 
 _LEXICON_STORE_KEY = "tirage.lexicon_store"
@@ -64,11 +88,13 @@ def _watch_sqlite(engine: Engine) -> None:
 def init_app(app: Flask) -> None:
     """Bind the database and the lexicon store to ``app`` and create the tables that are missing."""
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS_DIR), render_as_batch=True)
     with app.app_context():
         for engine in db.engines.values():
             _watch_sqlite(engine)
-        # Connects once, so the SQLite file exists (in WAL mode) from the first start.
-        db.create_all()
+        # Brings the database (SQLite file or PostgreSQL) to the latest schema; a club's data
+        # survives upgrades. Connects once, so the SQLite file exists (in WAL mode) from the start.
+        flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
     app.extensions[_LEXICON_STORE_KEY] = LexiconStore(Path(app.instance_path))
 
 

@@ -7,6 +7,9 @@ Documented choices:
   minimums from that round on (default 1 + 1 from round 16). Letters of the tile set's ``either``
   set (Y in French) count as a vowel or a consonant as needed; so do blanks when
   ``blanks_either`` is set (the default), otherwise a blank counts as neither.
+- **Reliquat.** The tiles of the rack that the placed top did not use (:func:`reliquat_after`; a
+  blank played as any letter takes the ``?``, not the real letter). :meth:`Bag.draw` checks that it
+  comes from the last rack; the rest of that rack is on the board and leaves the game.
 - **Rejet.** The rack is first completed from the bag around the reliquat. If it fails the
   requirement, *all* its tiles, the reliquat included, go back to the bag and a fresh rack is
   drawn from the whole bag, again and again; every rejected rack is recorded.
@@ -17,14 +20,17 @@ Documented choices:
   7 tiles or fewer left, the completed rack is every tile left, so it fails exactly when no rack
   can pass, and the game ends instead of rejecting the same tiles forever. With more tiles left
   the rejet returns the reliquat to the bag and draws afresh, as the federations do; since a
-  passing rack exists, each attempt passes with a chance of at least about 0.4 % under the
-  default rule (two vowels left among a hundred tiles), so the loop ends.
+  passing rack exists, each attempt passes with a chance of at least 42 / (N(N-1)) under the
+  default rule with N tiles left (both of the only two vowels drawn: 0.4 % for N = 100, about 1 %
+  in a real bag), so the loop ends quickly.
 - **Determinism.** Tiles are drawn with ``random.Random(seed)`` from the bag kept in sorted
-  order, so the draws depend only on the seed, the rule and the tiles left: same seed + same
-  settings + same plays = same draws. Without a seed one is taken from :mod:`secrets` and kept
+  order, so the draws depend only on the seed, the rule and the reliquat of each round: same
+  seed + same settings + same plays = same draws, and two clubs placing different tops that leave
+  the same tiles draw the same next rack. Without a seed one is taken from :mod:`secrets` and kept
   in :attr:`Bag.seed`, so every game can be replayed.
 - **Written form.** ``RELIQUAT+NEW`` with each part in sorted order (``?`` sorts first), e.g.
-  ``ALR+?ALS``; a rack with no reliquat is just ``NEW``; a rejected rack is prefixed with ``-``.
+  ``ALR+?ALS``; a rack with no reliquat is just ``NEW``, a reliquat completed from an empty bag
+  ``ALS+``; a rejected rack is prefixed with ``-``.
 - **End without a play** is decided by the caller from the move generator
   (:func:`end_without_play`): only an empty list of plays ends the game, since a top of 0
   (two blanks) is still a legal play.
@@ -159,7 +165,7 @@ class Tirage:
 
     @property
     def written(self) -> str:
-        """``ALR+?ALS``; just the new tiles when nothing was kept."""
+        """``ALR+?ALS``; just the new tiles when nothing was kept, ``ALS+`` when the bag had none."""
         return f"{self.kept}+{self.new}" if self.kept else self.new
 
 

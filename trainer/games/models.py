@@ -1,0 +1,162 @@
+"""Database rows of duplicate games: games, players, rounds, submissions, results and the event log.
+
+The state that matters is in these rows, never only in memory: deadlines, submissions and every
+transition live here, so a restart (or a second scheduler) picks up exactly where the last left.
+Submissions, corrections and events are append-only: nothing overwrites what a player handed in.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Director(db.Model):  # type: ignore[name-defined,misc]
+    """A club official who creates and runs games (``tirage director create``)."""
+
+    __tablename__ = "director"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One duplicate game and its settings (GAME-RULES.md section 6)."""
+
+    __tablename__ = "game"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    join_code: Mapped[str] = mapped_column(String(12), unique=True)
+    director_id: Mapped[int] = mapped_column(ForeignKey("director.id"))
+    rules: Mapped[str] = mapped_column(String(16))
+    lexicon: Mapped[str] = mapped_column(String(40))
+    notation: Mapped[str] = mapped_column(String(16))
+    round_seconds: Mapped[int] = mapped_column(default=180)
+    reveal_seconds: Mapped[int | None] = mapped_column(default=30)  # None: wait for the director
+    draw_rule: Mapped[dict[str, object]] = mapped_column(JSON)
+    solo_bonus: Mapped[int] = mapped_column(default=10)
+    solo_min_players: Mapped[int] = mapped_column(default=16)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    max_rounds: Mapped[int | None] = mapped_column(default=None)
+    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby playing paused revealing finished
+    round_number: Mapped[int] = mapped_column(default=0)
+    board: Mapped[str] = mapped_column(Text)  # rows joined, as in ``tirage analyze``
+    end_reason: Mapped[str | None] = mapped_column(String(40), default=None)
+    next_round_at: Mapped[datetime | None] = mapped_column(default=None)  # end of the reveal pause
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    rounds: Mapped[list[Round]] = relationship(back_populates="game", order_by="Round.number")
+    players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.id")
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """Someone who joined a game with its code; their token only lets them submit for themselves."""
+
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """A round: its rack, its deadline, and once closed its tops and the play placed."""
+
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    number: Mapped[int]
+    rack: Mapped[str] = mapped_column(String(16))
+    reliquat: Mapped[str] = mapped_column(String(16), default="")
+    draw_record: Mapped[str] = mapped_column(Text)  # RELIQUAT+NEW, rejets prefixed with '-'
+    board_before: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open, paused, closed
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deadline: Mapped[datetime | None] = mapped_column(default=None)
+    seconds_left_when_paused: Mapped[float | None] = mapped_column(default=None)
+    closed_at: Mapped[datetime | None] = mapped_column(default=None)
+    top_score: Mapped[int | None] = mapped_column(default=None)
+    tops: Mapped[list[str] | None] = mapped_column(JSON, default=None)  # every top play, tie-break order
+    placed_move: Mapped[str | None] = mapped_column(String(40), default=None)
+    legal_scores: Mapped[list[int] | None] = mapped_column(JSON, default=None)  # every legal play's score
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+
+
+class Submission(db.Model):  # type: ignore[name-defined,misc]
+    """A play handed in (append-only; the last accepted before the deadline counts)."""
+
+    __tablename__ = "submission"
+    __table_args__ = (Index("ix_submission_round_player", "round_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    move: Mapped[str] = mapped_column(String(40))
+    score_as_placed: Mapped[int]
+    received_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Result(db.Model):  # type: ignore[name-defined,misc]
+    """A player's result for a closed round, as computed at the close (corrections apply on top)."""
+
+    __tablename__ = "result"
+    __table_args__ = (UniqueConstraint("round_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    move: Mapped[str | None] = mapped_column(String(40))
+    score: Mapped[int]
+    valid: Mapped[bool]
+    invalid_words: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    rank: Mapped[int | None] = mapped_column(default=None)  # among all legal plays of the round
+
+
+class Correction(db.Model):  # type: ignore[name-defined,misc]
+    """A director's correction of a player's round score, with its reason; never overwrites."""
+
+    __tablename__ = "correction"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    score: Mapped[int]
+    reason: Mapped[str] = mapped_column(Text)
+    author: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    """The append-only log of a game: draws, submissions, closes, placements, corrections.
+
+    Its increasing ``id`` is also the Server-Sent Events id, so a client that reconnects with
+    ``Last-Event-ID`` gets every state change it missed.
+    """
+
+    __tablename__ = "event"
+    __table_args__ = (Index("ix_event_game_id_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    kind: Mapped[str] = mapped_column(String(32))
+    data: Mapped[dict[str, object]] = mapped_column(JSON)
+    author: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,99 @@
+"""Round deadlines on the server's clock (APScheduler 3).
+
+The database is the truth: deadlines and reveal pauses live in rows, and every transition is
+idempotent (:mod:`trainer.games.service`). The scheduler only decides *when* to try them:
+
+* a job at each exact deadline, planned when a transition sets one (same process), and
+* a sweep every second that runs whatever is due, so that a restart, a round whose job was
+  lost, or a deadline set by another process (several web workers) is never missed.
+
+Run it in exactly one process: ``tirage serve`` starts it in-process by default; with several
+web processes, start them with ``--no-scheduler`` and run ``tirage scheduler`` once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from flask import Flask
+
+from ..extensions import db
+from . import service
+
+SWEEP_SECONDS = 1.0
+SCHEDULER_KEY = "tirage.scheduler"
+log = logging.getLogger(__name__)
+
+_apps: dict[int, Flask] = {}  # jobs carry plain ids; the app is looked up here
+_lock = threading.Lock()
+
+
+def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
+    """Try one transition; returns whether it happened (False: already done, or not yet due)."""
+    app = _apps.get(app_key)
+    if app is None:
+        return False
+    with app.app_context():
+        try:
+            if kind == "close":
+                return service.close_round(game_id, number, author="scheduler")
+            return service.next_round(game_id, number, author="scheduler")
+        except Exception:  # one broken game must not stop the others' rounds
+            db.session.rollback()
+            log.exception("round transition %s failed for game %s round %s", kind, game_id, number)
+            return False
+        finally:
+            db.session.remove()
+
+
+def sweep(app_key: int) -> int:
+    """Run every transition that is due now; returns how many happened."""
+    app = _apps.get(app_key)
+    if app is None:
+        return 0
+    with _lock:  # one sweep at a time in this process; other processes are fenced by the database
+        with app.app_context():
+            due = service.due_work(service.utcnow())
+            db.session.remove()
+        return sum(_run(app_key, kind, game_id, number) for kind, game_id, number in due)
+
+
+class RoundScheduler:
+    """The scheduler of one application."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app_key = id(app)
+        _apps[self.app_key] = app
+        self.scheduler = BackgroundScheduler(
+            timezone="UTC", job_defaults={"misfire_grace_time": 3600, "coalesce": True, "max_instances": 1})
+
+    def start(self) -> None:
+        """Start, first running whatever fell due while the server was down."""
+        sweep(self.app_key)
+        self.scheduler.add_job(sweep, "interval", seconds=SWEEP_SECONDS, args=[self.app_key], id="sweep",
+                               replace_existing=True)
+        self.scheduler.start()
+
+    def plan(self, kind: str, game_id: int, number: int, when: datetime) -> None:
+        if not self.scheduler.running:
+            return
+        self.scheduler.add_job(_run, "date", run_date=when, args=[self.app_key, kind, game_id, number],
+                               id=f"{kind}-{game_id}-{number}", replace_existing=True)
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        _apps.pop(self.app_key, None)
+
+
+def init_app(app: Flask, start: bool) -> RoundScheduler:
+    """Attach a scheduler to ``app``; ``start`` runs it in this process (one process only)."""
+    scheduler = RoundScheduler(app)
+    app.extensions[SCHEDULER_KEY] = scheduler
+    if start:
+        app.extensions[service.PLANNER_KEY] = scheduler.plan
+        scheduler.start()
+    return scheduler
