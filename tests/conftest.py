@@ -45,23 +45,52 @@ def empty_board(en_rules: Ruleset) -> Board:
 
 # Web application fixtures (flaskr style). Each test gets a fresh application on a temporary instance
 # folder, so tests never read or write the checkout's instance/ (database, secret key, lexicon cache).
+import shutil  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient, FlaskCliRunner  # noqa: E402
 
+from tests.postgres import Server  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Server]:
+    """A real PostgreSQL server for the whole session (started on first use)."""
+    server = Server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each database test runs on SQLite (the default) and on PostgreSQL (``DATABASE_URL``)."""
+    if request.param == "sqlite":
+        return ""
+    server: Server = request.getfixturevalue("postgres")
+    return server.new_database()
+
 
 @pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lexicon_store: LexiconStore,
+        database_url: str) -> Iterator[Flask]:
+    """A fresh application on a temporary instance folder, its lexicon cache copied from the session's."""
     from trainer.app import create_app
     from trainer.extensions import db
 
-    monkeypatch.setenv("TIRAGE_INSTANCE", str(tmp_path / "instance"))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
+    instance = tmp_path / "instance"
+    if lexicon_store.cache_dir.is_dir():
+        shutil.copytree(lexicon_store.cache_dir, instance / "cache")
+    monkeypatch.setenv("TIRAGE_INSTANCE", str(instance))
+    if database_url:
+        monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("TIRAGE_SECRET_KEY", raising=False)
     application = create_app({"TESTING": True})
     yield application
     with application.app_context():
+        db.session.remove()
         for engine in db.engines.values():
             engine.dispose()
 

@@ -172,6 +172,7 @@ def test_instance_folder_is_the_temporary_one(app: Flask, tmp_path: Path) -> Non
     assert Path(app.instance_path) != ROOT / "instance"
 
 
+@pytest.mark.parametrize("database_url", [""], ids=["sqlite"])  # this one is about the SQLite file
 def test_sqlite_database_is_created_in_the_instance_folder_in_wal_mode(app: Flask) -> None:
     database = Path(app.instance_path) / "tirage.sqlite"
     assert database.is_file()
@@ -312,3 +313,15 @@ def test_tirage_serve_answers_over_http(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_postgresql_from_database_url_gets_the_migrated_schema(app: Flask) -> None:
+    """With DATABASE_URL on a PostgreSQL server the app runs the migrations there, not on SQLite."""
+    from trainer.extensions import db
+
+    with app.app_context():
+        assert db.engine.dialect.name == "postgresql"
+        tables = set(sqlalchemy.inspect(db.engine).get_table_names())
+    assert {"alembic_version", "game", "player", "round", "submission", "result", "event"} <= tables
+    assert not (Path(app.instance_path) / "tirage.sqlite").exists()

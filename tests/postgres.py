@@ -1,0 +1,87 @@
+"""A throwaway PostgreSQL server for the tests: a cluster in a temporary folder, on a Unix socket.
+
+Tests that touch the database run against SQLite and against this real server. Where the server
+binaries are missing the PostgreSQL variants skip with the reason on a developer's machine, but
+fail when ``CI`` is set (``.ci/run`` installs them).
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+SUPERUSER = "tirage"
+
+
+def _binaries() -> tuple[str, str] | None:
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        initdb, pg_ctl = Path(folder, "initdb"), Path(folder, "pg_ctl")
+        if initdb.exists() and pg_ctl.exists():
+            return str(initdb), str(pg_ctl)
+    initdb_path, pg_ctl_path = shutil.which("initdb"), shutil.which("pg_ctl")
+    return (initdb_path, pg_ctl_path) if initdb_path and pg_ctl_path else None
+
+
+def unavailable(reason: str) -> None:
+    """Skip on a developer's machine; in CI a missing system part is a failure."""
+    if os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL tests cannot run in CI: {reason}")
+    pytest.skip(f"PostgreSQL tests need the server binaries: {reason}")
+
+
+class Server:
+    """One PostgreSQL cluster; :meth:`new_database` gives each test its own database."""
+
+    def __init__(self) -> None:
+        binaries = _binaries()
+        if binaries is None:
+            unavailable("initdb and pg_ctl not found (apt-get install postgresql)")
+        assert binaries is not None
+        self.initdb, self.pg_ctl = binaries
+        # Its own folder under /tmp: pytest's temporary folders are closed to other users.
+        folder = self.folder = Path(tempfile.mkdtemp(prefix="tirage-pg-"))
+        self.data = folder / "data"
+        self.socket = folder / "socket"
+        self.socket.mkdir(parents=True)
+        # PostgreSQL refuses to run as root: run it as the `postgres` user the package creates.
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            if shutil.which("runuser") is None:
+                unavailable("running as root without runuser")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            shutil.chown(folder, "postgres")
+            shutil.chown(self.socket, "postgres")
+        self._numbers = itertools.count(1)
+        self._run([self.initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8"])
+        options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c full_page_writes=off"
+        self._run([self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-t", "30",
+                   "-l", str(folder / "server.log"), "start"])
+
+    def _run(self, command: list[str]) -> None:
+        result = subprocess.run(self.as_user + command, capture_output=True, text=True, timeout=60, check=False)
+        if result.returncode != 0:
+            raise RuntimeError(f"{' '.join(command[:1])} failed: {result.stderr or result.stdout}")
+
+    def url(self, database: str) -> str:
+        return f"postgresql+psycopg://{SUPERUSER}@/{database}?host={self.socket}"
+
+    def new_database(self) -> str:
+        import psycopg
+
+        name = f"test_{os.getpid()}_{next(self._numbers)}"
+        with psycopg.connect(f"dbname=postgres user={SUPERUSER} host={self.socket}", autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            self._run([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
