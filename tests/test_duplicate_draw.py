@@ -168,7 +168,8 @@ def test_same_seed_same_draws_and_a_seedless_bag_records_its_seed(code: str, en_
 
 
 def test_the_draw_depends_on_the_tiles_left_not_on_their_history(en_rules: Ruleset) -> None:
-    """Two clubs placing different tops with the same leave draw the same next rack."""
+    """Only the tiles in the bag count, not their order: so tiles returned by a rejet, or a club that
+    placed another top leaving the same tiles, change nothing in the next draws."""
     a = Bag(en_rules, seed=5, tiles="AEIOUBCDFGHJKLMN", rack="")
     b = Bag(en_rules, seed=5, tiles="NMLKJHGFDCBUOIEA", rack="")
     assert a.draw("", 1) == b.draw("", 1)
