@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import extensions, games, web
+from . import api, extensions, games, web
 from .paths import instance_path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -57,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     extensions.init_app(app)
     games.init_app(app)
     web.init_app(app)
+    api.init_app(app)
     return app
 
 

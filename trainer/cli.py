@@ -29,7 +29,8 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, help="Port to listen on.")
-@click.option("--threads", default=8, show_default=True, help="Worker threads.")
+@click.option("--threads", default=64, show_default=True,
+              help="Worker threads (each open live-event stream holds one).")
 @click.option("--no-scheduler", is_flag=True, help="Do not close rounds in this process (run `tirage scheduler`).")
 def serve(host: str, port: int, threads: int, no_scheduler: bool) -> None:
     """Start the web server (waitress) on the instance folder's database."""

@@ -42,7 +42,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     lexicon: Mapped[str] = mapped_column(String(40))
     notation: Mapped[str] = mapped_column(String(16))
     round_seconds: Mapped[int] = mapped_column(default=180)
-    reveal_seconds: Mapped[int | None] = mapped_column(default=30)  # None: wait for the director
+    # None: wait for the director. No column default: SQLAlchemy would put it in place of an explicit None.
+    reveal_seconds: Mapped[int | None] = mapped_column()
     draw_rule: Mapped[dict[str, object]] = mapped_column(JSON)
     solo_bonus: Mapped[int] = mapped_column(default=10)
     solo_min_players: Mapped[int] = mapped_column(default=16)

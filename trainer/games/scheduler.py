@@ -19,9 +19,11 @@ from datetime import datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
+from sqlalchemy import select
 
 from ..extensions import db
 from . import service
+from .models import Game, Round
 
 SWEEP_SECONDS = 1.0
 SCHEDULER_KEY = "tirage.scheduler"
@@ -71,11 +73,29 @@ class RoundScheduler:
             timezone="UTC", job_defaults={"misfire_grace_time": 3600, "coalesce": True, "max_instances": 1})
 
     def start(self) -> None:
-        """Start, first running whatever fell due while the server was down."""
+        """Start, first running whatever fell due while the server was down, then planning the future
+        deadlines again: the sweep alone would close a restarted server's rounds up to a second late."""
         sweep(self.app_key)
         self.scheduler.add_job(sweep, "interval", seconds=SWEEP_SECONDS, args=[self.app_key], id="sweep",
                                replace_existing=True)
         self.scheduler.start()
+        self.replan()
+
+    def replan(self) -> None:
+        """A job at every deadline and end of reveal the database holds (the jobs of a dead process are lost)."""
+        app = _apps.get(self.app_key)
+        if app is None:
+            return
+        with app.app_context():
+            closes = db.session.execute(select(Round.game_id, Round.number, Round.deadline).where(
+                Round.status == "open", Round.deadline.is_not(None))).all()
+            nexts = db.session.execute(select(Game.id, Game.round_number, Game.next_round_at).where(
+                Game.status == "revealing", Game.next_round_at.is_not(None))).all()
+            db.session.remove()
+        for game_id, number, when in closes:
+            self.plan("close", game_id, number, when)
+        for game_id, number, when in nexts:
+            self.plan("next", game_id, number, when)
 
     def plan(self, kind: str, game_id: int, number: int, when: datetime) -> None:
         if not self.scheduler.running:

@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..duplicate.draw import Bag, DrawRule, GameOverError, reliquat_after
 from ..duplicate.results import Correction as CorrectionRecord
@@ -172,7 +173,11 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
     token = secrets.token_urlsafe(24)
     player = Player(game_id=game.id, name=name, token_hash=hash_token(token))
     db.session.add(player)
-    db.session.flush()
+    try:
+        db.session.flush()
+    except IntegrityError:  # the same name joined a moment ago, between the check and here
+        db.session.rollback()
+        raise GameError(f"the name {name!r} is taken in this game: choose another", 409) from None
     log(game.id, "joined", {"players": len(game.players)}, name)
     db.session.commit()
     return player, token
@@ -287,7 +292,8 @@ def start_game(game: Game, author: str, now: datetime | None = None) -> Round | 
 
 def submit(game: Game, player: Player, number: int, text: object, now: datetime | None = None) -> Submission:
     """Record ``player``'s play for round ``number``; placement errors are refused at once (422),
-    word validity is not looked at before the close."""
+    word validity is not looked at before the close. Plays are taken while the round is paused
+    too: a pause stops the clock, not the players' thinking."""
     now = now or utcnow()
     if player.game_id != game.id:
         raise GameError("this token is not for this game", 403)
@@ -474,7 +480,9 @@ def correct(game: Game, number: int, player_id: object, score: object, reason: o
         select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
     if round_ is None or round_.status != "closed":
         raise GameError(f"round {number} is not closed", 409)
-    player = db.session.get(Player, player_id) if isinstance(player_id, int) else None
+    # Not a bool, and within an INTEGER column: a larger id would overflow in the query (a 500), not miss.
+    known = isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < 2**31
+    player = db.session.get(Player, player_id) if known else None
     if player is None or player.game_id != game.id:
         raise GameError("'player_id' is not a player of this game", 422)
     if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 10_000:
@@ -506,7 +514,7 @@ def results(game: Game) -> GameResults:
                                     .order_by(Correction.id)).scalars():
             corrections.append(CorrectionRecord(names[c.player_id], round_.number, c.score, c.reason, c.author))
     return score_game(records, list(names.values()), corrections,
-                      SoloRule(game.solo_bonus, game.solo_min_players), active=len(names))
+                      SoloRule(game.solo_bonus, game.solo_min_players))
 
 
 def due_work(now: datetime) -> list[tuple[str, int, int]]:

@@ -1,0 +1,194 @@
+"""A real ``tirage serve`` process killed with SIGKILL mid-round, then started again (issue 3).
+
+What a club would notice: every play the server said it took is still there, and the round
+closes at the deadline the players saw, not at some later time chosen by the restart. A round
+whose deadline passed while the server was down is closed as soon as it is back. Every wait is
+bounded; the server's log is shown when something goes wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trainer.engine.board import Board
+from trainer.engine.lexicon import Lexicon, LexiconStore
+from trainer.engine.movegen import generate_moves, top_moves
+from trainer.engine.notation import format_move
+from trainer.engine.rules import Ruleset
+
+PASSWORD = "correct horse"
+WAIT = 30.0  # the longest any step may take
+CLOSE_TOLERANCE = 1.5  # the scheduler sweeps every second
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _tirage() -> list[str]:
+    """The installed ``tirage`` script of this interpreter, else the same CLI run as a module."""
+    script = Path(sys.executable).with_name("tirage")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "trainer.cli"]
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+class Server:
+    """``tirage serve`` on a free port of an instance folder, restartable, its output in a log file."""
+
+    def __init__(self, instance: Path, env: dict[str, str]) -> None:
+        self.instance, self.env = instance, env
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = instance.parent / "serve.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([*_tirage(), "serve", "--port", str(self.port)], cwd=self.instance.parent,
+                                            env=self.env, stdout=log, stderr=log)
+        self.wait_for(lambda: self._healthy(), "the server to answer")
+
+    def _healthy(self) -> bool:
+        assert self.process is not None and self.process.poll() is None, f"tirage serve exited:\n{self.output()}"
+        try:
+            with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as answer:
+                return bool(answer.status == 200)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, no scheduler shutdown, no flushing of anything in memory."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=WAIT)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def wait_for(self, ready: Callable[[], Any], what: str) -> Any:
+        limit = time.monotonic() + WAIT
+        while True:
+            value = ready()
+            if value:
+                return value
+            assert time.monotonic() < limit, f"waited {WAIT:g} s for {what}:\n{self.output()}"
+            time.sleep(0.1)
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"{self.base}{path}", data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                status, raw = answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            status, raw = error.code, error.read()
+        assert status < 500, f"{method} {path}: {status} {raw[:300]!r}\n{self.output()}"
+        text = raw.decode("utf-8")
+        return status, json.loads(text) if text.startswith(("{", "[")) else text
+
+    def ok(self, method: str, path: str, body: Any = None, token: str | None = None, status: int = 200) -> Any:
+        code, answer = self.call(method, path, body, token)
+        assert code == status, f"{method} {path}: {code} {answer}"
+        return answer
+
+
+@pytest.fixture
+def server(tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon) -> Iterator[Server]:
+    instance = tmp_path / "instance"
+    shutil.copytree(lexicon_store.cache_dir, instance / "cache")  # no word-graph build in the server
+    env = {**os.environ, "TIRAGE_INSTANCE": str(instance)}
+    for name in ("DATABASE_URL", "TIRAGE_SECRET_KEY"):  # SQLite and a secret key in the instance folder
+        env.pop(name, None)
+    created = subprocess.run([*_tirage(), "director", "create", "alice", "--password", PASSWORD], env=env,
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert created.returncode == 0, created.stdout + created.stderr
+    running = Server(instance, env)
+    yield running
+    running.kill()
+
+
+def _best_play(state: dict[str, Any], rules: Ruleset, lexicon: Lexicon) -> tuple[str, int, str]:
+    """A top and a lesser legal play for the rack and board a client was shown."""
+    board = Board.from_rows(rules.layout, state["board"])
+    score, tops = top_moves(board, rules, lexicon, state["rack"])
+    lesser = min(generate_moves(board, rules, lexicon, state["rack"]), key=lambda m: (m.score or 0, format_move(m)))
+    return format_move(tops[0]), score, format_move(lesser)
+
+
+def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
+        server: Server, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    server.start()
+    alice = server.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
+    game = server.ok("POST", "/api/games", {"seed": 11, "round_seconds": 10, "reveal_seconds": None,
+                                            "max_rounds": 3}, alice, status=201)
+    gid = game["id"]
+    ann = server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Ann"}, status=201)
+    bob = server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Bob"}, status=201)
+
+    # Round 1: killed mid-round, restarted before the deadline.
+    state = server.ok("POST", f"/api/games/{gid}/start", token=alice)
+    deadline = _parse_time(state["deadline"])
+    top, top_score, low = _best_play(state, en_rules, en_lexicon)
+    assert server.ok("POST", f"/api/games/{gid}/rounds/1/plays", {"move": top}, ann["token"])["score"] == top_score
+    server.kill()
+    server.start()
+    assert datetime.now(UTC) < deadline, "the server took the whole round to restart: nothing left to test"
+    after_restart = server.ok("GET", f"/api/games/{gid}")
+    assert (after_restart["status"], after_restart["submissions"]) == ("playing", 1)
+    assert _parse_time(after_restart["deadline"]) == deadline
+    server.ok("POST", f"/api/games/{gid}/rounds/1/plays", {"move": low}, bob["token"])  # still open, same token
+    server.wait_for(lambda: server.ok("GET", f"/api/games/{gid}")["status"] == "revealing", "the round to close")
+    round1 = server.ok("GET", f"/api/games/{gid}/rounds/1")
+    late = (_parse_time(round1["closed_at"]) - deadline).total_seconds()
+    assert 0 <= late <= CLOSE_TOLERANCE, f"closed {late:.3f} s after the deadline"
+    assert _parse_time(round1["deadline"]) == deadline
+    results = {p["name"]: p for p in round1["results"]}
+    assert (results["Ann"]["move"], results["Ann"]["score"], results["Ann"]["top"]) == (top, top_score, True)
+    assert results["Bob"]["move"] == low and results["Bob"]["valid"]
+    code, answer = server.call("POST", f"/api/games/{gid}/rounds/1/plays", {"move": top}, bob["token"])
+    assert code == 409, answer
+
+    # Round 2: the server is down when the deadline passes; it closes the round as soon as it is back.
+    state = server.ok("POST", f"/api/games/{gid}/next", token=alice)
+    deadline2 = _parse_time(state["deadline"])
+    top2, top2_score, _low2 = _best_play(state, en_rules, en_lexicon)
+    server.ok("POST", f"/api/games/{gid}/rounds/2/plays", {"move": top2}, bob["token"])
+    server.kill()
+    server.wait_for(lambda: datetime.now(UTC) > deadline2, "the deadline to pass while the server is down")
+    restarted = datetime.now(UTC)
+    server.start()
+    back = datetime.now(UTC)
+    server.wait_for(lambda: server.ok("GET", f"/api/games/{gid}")["status"] == "revealing", "the overdue close")
+    round2 = server.ok("GET", f"/api/games/{gid}/rounds/2")
+    assert restarted <= _parse_time(round2["closed_at"]) <= datetime.now(UTC)
+    assert (_parse_time(round2["closed_at"]) - back).total_seconds() <= CLOSE_TOLERANCE
+    results2 = {p["name"]: p for p in round2["results"]}
+    assert (results2["Bob"]["move"], results2["Bob"]["score"]) == (top2, top2_score)
+
+    # The log says each round was closed once, by the scheduler, whatever the restarts.
+    code, body = server.call("GET", f"/api/games/{gid}/events?timeout=0")
+    closes = [json.loads(line[len("data: "):]) for line in body.splitlines()
+              if line.startswith("data: ") and '"kind":"round_closed"' in line]
+    assert [(c["round"], c["by"]) for c in closes] == [(1, "scheduler"), (2, "scheduler")]

@@ -1,0 +1,21 @@
+"""The JSON API of duplicate games under ``/api`` (issue 3), described at ``/api/openapi.json``.
+
+Directors create and run games with a bearer token from ``/api/auth/token``; players join with a
+game's code and submit with their own token; displays read the state, the results and the event
+stream without a token (nothing secret is in them before a round closes).
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import events as events
+from . import games as games
+from . import openapi as openapi
+from .common import IdConverter, bp
+
+
+def init_app(app: Flask) -> None:
+    """Register the API (its ``id`` URL converter first: rules are compiled when they are added)."""
+    app.url_map.converters["id"] = IdConverter
+    app.register_blueprint(bp)

@@ -1,0 +1,68 @@
+"""A finished (or running) game as files: the standings as CSV, the placed plays as a GCG record.
+
+The CSV is for a club's spreadsheet: one line per player, best first, with what each round
+added, after a line with the tops. Names are players' own text, so a name a spreadsheet would
+run as a formula (``=``, ``+``, ``-``, ``@``) is written with a leading apostrophe.
+
+The GCG record follows the board: one ``>Top:`` line per closed round with the rack, the placed
+play in English coordinates (``.`` for tiles played through, lower case for blanks), its score
+and the running top total, then a ``#note`` with the draw (``RELIQUAT+NEW``, rejets with ``-``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..duplicate.results import GameResults
+from ..engine.board import Board
+from ..engine.notation import format_move, parse_move
+from ..engine.rules import ruleset
+from ..games.models import Game
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+GCG_NICK = "Top"
+
+
+def _cell(text: str) -> str:
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def standings_csv(results: GameResults) -> str:
+    """Rank, name, total, négatif, percentage, tops, solos, then one column per round."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    numbers = [r.number for r in results.rounds]
+    writer.writerow(["rank", "name", "total", "negatif", "percentage", "tops", "solos",
+                     *(f"round {n}" for n in numbers)])
+    writer.writerow(["", "(top)", results.top_total, 0, 100 if results.top_total else 0, len(numbers), "",
+                     *(r.top_score for r in results.rounds)])
+    for s in results.standings:
+        writer.writerow([s.rank, _cell(s.player), s.total, s.negatif, s.percentage, s.tops, s.solos,
+                         *s.round_totals])
+    return out.getvalue()
+
+
+def game_gcg(game: Game) -> str:
+    """The placed play of every closed round as a GCG record of one player, ``Top``."""
+    rules = ruleset(game.rules)
+    notation = "french" if game.notation == "french" else "english"
+    lines = [
+        "#character-encoding UTF-8",
+        f"#player1 {GCG_NICK} Tirage duplicate game {game.id}",
+        f"#title Tirage duplicate game {game.id}",
+        f"#lexicon {game.lexicon}",
+        f"#description Duplicate ({game.rules}): the top play placed each round",
+    ]
+    total = 0
+    for round_ in game.rounds:
+        if round_.status != "closed" or round_.placed_move is None:
+            continue
+        board = Board(rules.layout, list(round_.board_before))
+        move = parse_move(round_.placed_move, board, notation)
+        score = round_.top_score or 0
+        total += score
+        coordinate, word = format_move(move, "english", through="dot").split(" ")
+        lines.append(f">{GCG_NICK}: {round_.rack} {coordinate} {word} +{score} {total}")
+        lines.append(f"#note round {round_.number}, draw {round_.draw_record}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,139 @@
+"""The JSON shapes of the API, built from the rows and the service's results (read only).
+
+Kept apart from the views so the web pages can show the same figures, and apart from the
+service because they only decide what a client sees: nothing before a round closes reveals a
+play, a name behind a submission, or the seed (which would let a client foresee the draws).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from ..duplicate.results import GameResults, PlayerRound
+from ..extensions import db
+from ..games import service
+from ..games.models import Event, Game, Result, Round
+from .common import iso
+
+SETTINGS = ("rules", "lexicon", "notation", "round_seconds", "reveal_seconds", "draw_rule", "solo_bonus",
+            "solo_min_players", "seed", "max_rounds")
+
+
+def settings(game: Game, with_seed: bool) -> dict[str, Any]:
+    """The game's settings; the seed only for its director, or once the game is over."""
+    shown = {key: getattr(game, key) for key in SETTINGS}
+    if not (with_seed or game.status == "finished"):
+        shown.pop("seed")
+    return shown
+
+
+def created(game: Game) -> dict[str, Any]:
+    """The answer to the director who created the game: its id, join code and settings."""
+    return {"id": game.id, "join_code": game.join_code, "status": game.status, **settings(game, with_seed=True)}
+
+
+def state(game: Game, for_director: bool) -> dict[str, Any]:
+    """What a phone or a projector shows now: no plays and no names, only counts."""
+    round_ = service.current_round(game)
+    left = service.seconds_left(round_)
+    answer: dict[str, Any] = {
+        "id": game.id,
+        "status": game.status,
+        "round": game.round_number,
+        "max_rounds": game.max_rounds,
+        "board": service.board_rows(game),
+        "rack": round_.rack if round_ else None,
+        "draw": round_.draw_record if round_ else None,
+        "round_status": round_.status if round_ else None,
+        "deadline": iso(round_.deadline) if round_ and round_.status == "open" else None,
+        "seconds_left": round(left, 1) if left is not None else None,
+        "submissions": service.submission_count(round_) if round_ else 0,
+        "players": len(game.players),
+        "notation": game.notation,
+        "next_round_at": iso(game.next_round_at),
+        "end_reason": game.end_reason,
+        "settings": settings(game, with_seed=for_director),
+    }
+    if for_director:
+        answer["join_code"] = game.join_code
+    return answer
+
+
+def _player_round(p: PlayerRound, player_id: int | None, row: Result | None) -> dict[str, Any]:
+    return {
+        "player_id": player_id,
+        "name": p.player,
+        "move": p.move,
+        "score": p.score,
+        "original": p.original,
+        "valid": p.valid,
+        "invalid_words": list(row.invalid_words or []) if row else [],
+        "late": p.late,
+        "difference": p.difference,
+        "top": p.top,
+        "solo": p.solo,
+        "bonus": p.bonus,
+        "rank": p.rank,
+        "of": p.of,
+        "corrections": [{"score": c.score, "reason": c.reason, "author": c.author} for c in p.corrections],
+    }
+
+
+def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, Any]:
+    """A closed round: draw, every top, the placed play and every player's figures."""
+    ids = {p.name: p.id for p in game.players}
+    rows = {r.player_id: r for r in db.session.execute(select(Result).where(Result.round_id == round_.id)).scalars()}
+    scored = next(r for r in results.rounds if r.number == round_.number)
+    return {
+        "game_id": game.id,
+        "number": round_.number,
+        "status": round_.status,
+        "rack": round_.rack,
+        "reliquat": round_.reliquat,
+        "draw": round_.draw_record,
+        "board_before": service.board_rows(game, round_.board_before),
+        "started_at": iso(round_.started_at),
+        "deadline": iso(round_.deadline),
+        "closed_at": iso(round_.closed_at),
+        "top_score": round_.top_score,
+        "tops": list(round_.tops or []),
+        "placed": round_.placed_move,
+        "plays": scored.plays,
+        "solo": scored.solo,
+        "results": [_player_round(p, ids.get(p.player), rows.get(ids[p.player]) if p.player in ids else None)
+                    for p in scored.players.values()],
+    }
+
+
+def standings(game: Game, results: GameResults) -> dict[str, Any]:
+    """Rank, total, négatif, percentage, tops, solos and what each round added, best first."""
+    ids = {p.name: p.id for p in game.players}
+    return {
+        "game_id": game.id,
+        "status": game.status,
+        "rounds": [r.number for r in results.rounds],
+        "top_scores": [r.top_score for r in results.rounds],
+        "top_total": results.top_total,
+        "standings": [
+            {"rank": s.rank, "player_id": ids.get(s.player), "name": s.player, "total": s.total,
+             "negatif": s.negatif, "percentage": s.percentage, "tops": s.tops, "solos": s.solos,
+             "rounds": list(s.round_totals)}
+            for s in results.standings
+        ],
+    }
+
+
+PRIVATE_EVENTS = {"submission", "joined"}  # their author is a player's name: never streamed
+
+
+def event(row: Event) -> dict[str, Any]:
+    """An event of the log as streamed: counts for submissions, never a name or a play behind one."""
+    data = dict(row.data)
+    if row.kind == "created" and isinstance(data.get("settings"), dict):
+        data["settings"] = {k: v for k, v in data["settings"].items() if k != "seed"}
+    shown: dict[str, Any] = {"id": row.id, "kind": row.kind, "at": iso(row.created_at), **data}
+    if row.kind not in PRIVATE_EVENTS:
+        shown["by"] = row.author
+    return shown
