@@ -361,10 +361,11 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     for submission in db.session.execute(
             select(Submission).where(Submission.round_id == round_.id).order_by(Submission.id)).scalars():
         last[submission.player_id] = submission
-    scores = [score for score, count in round_.legal_scores or [] for _ in range(count)]
+    score_counts = round_.legal_scores or []  # [score, how many legal plays score it]
     for player_id, submission in last.items():
         evaluation = evaluate(board, rules, lexicon, submission.move, round_.rack, _notation(game))
-        rank = 1 + sum(1 for s in scores if s > evaluation.score) if evaluation.valid else None
+        better = sum(count for score, count in score_counts if score > evaluation.score)
+        rank = 1 + better if evaluation.valid else None
         db.session.add(Result(round_id=round_.id, player_id=player_id, move=submission.move,
                               score=evaluation.score if evaluation.valid else 0, valid=evaluation.valid,
                               invalid_words=list(evaluation.invalid_words) or None, rank=rank))
