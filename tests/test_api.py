@@ -24,9 +24,13 @@ from math import floor
 from pathlib import Path
 from typing import Any
 
+import openapi_spec_validator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from trainer.api.openapi import document
 from trainer.duplicate.draw import reliquat_after
@@ -42,14 +46,7 @@ from trainer.games.accounts import create_director
 PASSWORD = "correct horse"
 SPEC = document()
 
-try:  # the schema checks need jsonschema (installed with openapi-spec-validator); the status checks do not
-    from jsonschema import Draft202012Validator
-    from referencing import Registry
-    from referencing.jsonschema import DRAFT202012
-
-    REGISTRY: Any = Registry().with_resource("urn:tirage-openapi", DRAFT202012.create_resource(SPEC))
-except ImportError:  # pragma: no cover
-    Draft202012Validator = None
+REGISTRY: Any = Registry().with_resource("urn:tirage-openapi", DRAFT202012.create_resource(SPEC))
 
 
 def _operation(method: str, path: str) -> dict[str, Any]:
@@ -74,7 +71,7 @@ def check_against_spec(method: str, path: str, status: int, body: Any) -> None:
     if "$ref" in response:
         response = SPEC["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
     schema = response.get("content", {}).get("application/json", {}).get("schema")
-    if schema is None or Draft202012Validator is None:
+    if schema is None:
         return
     validator = _validator(schema["$ref"]) if "$ref" in schema else Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(body), key=str)
@@ -638,8 +635,7 @@ def test_the_openapi_document_is_valid_and_matches_the_routes(api: Api, app: Fla
             assert "responses" in operation and "summary" in operation, (path, method)
             names = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
             assert names == set(re.findall(r"\{(\w+)\}", path)), (path, method)
-    validator = pytest.importorskip("openapi_spec_validator")
-    validator.validate(served)
+    openapi_spec_validator.validate(served)
 
 
 def test_join_codes_are_read_forgivingly_and_names_tidied(api: Api) -> None:
