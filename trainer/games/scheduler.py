@@ -109,11 +109,12 @@ class RoundScheduler:
         _apps.pop(self.app_key, None)
 
 
-def init_app(app: Flask, start: bool) -> RoundScheduler:
-    """Attach a scheduler to ``app``; ``start`` runs it in this process (one process only)."""
+def init_app(app: Flask, start: bool) -> RoundScheduler | None:
+    """Run the round scheduler of ``app`` in this process when ``start`` (one process only)."""
+    if not start:
+        return None
     scheduler = RoundScheduler(app)
     app.extensions[SCHEDULER_KEY] = scheduler
-    if start:
-        app.extensions[service.PLANNER_KEY] = scheduler.plan
-        scheduler.start()
+    app.extensions[service.PLANNER_KEY] = scheduler.plan
+    scheduler.start()
     return scheduler
