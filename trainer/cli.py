@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,17 +38,26 @@ def serve(host: str, port: int, threads: int, no_scheduler: bool) -> None:
     import waitress
 
     from .app import create_app
+    from .extensions import lexicon_store
 
     app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
+    # Load (and on a fresh install, build) every lexicon now, in the background, so the first
+    # game does not wait for its word graphs; a request for one being built waits for that build.
+    threading.Thread(target=_warm_lexicons, args=(lexicon_store(app),), daemon=True).start()
     click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
     waitress.serve(app, host=host, port=port, threads=threads)
+
+
+def _warm_lexicons(store: LexiconStore) -> None:
+    for name in store.catalogue():
+        with contextlib.suppress(ValueError, OSError):  # a broken imported list shows up when used
+            store.load(name)
 
 
 @main.command()
 def scheduler() -> None:
     """Close rounds and start the next ones on time, for web processes started with --no-scheduler."""
     import signal
-    import threading
 
     from .app import create_app
 
