@@ -324,9 +324,7 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
     submission = Submission(round_id=round_.id, player_id=player.id, move=format_move(evaluation.move, _notation(game)),
                             score_as_placed=evaluation.score, received_at=now)
     db.session.add(submission)
-    count = len({player.id} | set(db.session.execute(
-        select(Submission.player_id).where(Submission.round_id == round_.id)).scalars()))
-    log(game.id, "submission", {"round": number, "submissions": count}, player.name, now)
+    log(game.id, "submission", {"round": number, "submissions": submission_count(round_)}, player.name, now)
     db.session.commit()
     return submission
 
