@@ -9,21 +9,16 @@ bounded; the server's log is shown when something goes wrong.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.processes import TirageServer
 from trainer.engine.board import Board
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.movegen import generate_moves, top_moves
@@ -31,71 +26,19 @@ from trainer.engine.notation import format_move
 from trainer.engine.rules import Ruleset
 
 PASSWORD = "correct horse"
-WAIT = 30.0  # the longest any step may take
 CLOSE_TOLERANCE = 1.5  # the scheduler sweeps every second
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _tirage() -> list[str]:
-    """The installed ``tirage`` script of this interpreter, else the same CLI run as a module."""
-    script = Path(sys.executable).with_name("tirage")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "trainer.cli"]
 
 
 def _parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-class Server:
-    """``tirage serve`` on a free port of an instance folder, restartable, its output in a log file."""
-
-    def __init__(self, instance: Path, env: dict[str, str]) -> None:
-        self.instance, self.env = instance, env
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = instance.parent / "serve.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen([*_tirage(), "serve", "--port", str(self.port)], cwd=self.instance.parent,
-                                            env=self.env, stdout=log, stderr=log)
-        self.wait_for(lambda: self._healthy(), "the server to answer")
-
-    def _healthy(self) -> bool:
-        assert self.process is not None and self.process.poll() is None, f"tirage serve exited:\n{self.output()}"
-        try:
-            with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as answer:
-                return bool(answer.status == 200)
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return False
-
-    def kill(self) -> None:
-        """SIGKILL: no clean shutdown, no scheduler shutdown, no flushing of anything in memory."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=WAIT)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def wait_for(self, ready: Callable[[], Any], what: str) -> Any:
-        limit = time.monotonic() + WAIT
-        while True:
-            value = ready()
-            if value:
-                return value
-            assert time.monotonic() < limit, f"waited {WAIT:g} s for {what}:\n{self.output()}"
-            time.sleep(0.1)
+class Server(TirageServer):
+    """The real server, with JSON API calls that fail with the server's log on a 5xx."""
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"{self.base}{path}", data=data, method=method)
+        request = urllib.request.Request(f"{self.base_url}{path}", data=data, method=method)
         request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
@@ -115,16 +58,11 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon) -> Iterator[Server]:
-    instance = tmp_path / "instance"
-    shutil.copytree(lexicon_store.cache_dir, instance / "cache")  # no word-graph build in the server
-    env = {**os.environ, "TIRAGE_INSTANCE": str(instance)}
-    for name in ("DATABASE_URL", "TIRAGE_SECRET_KEY"):  # SQLite and a secret key in the instance folder
-        env.pop(name, None)
-    created = subprocess.run([*_tirage(), "director", "create", "alice", "--password", PASSWORD], env=env,
-                             capture_output=True, text=True, timeout=60, check=False)
-    assert created.returncode == 0, created.stdout + created.stderr
-    running = Server(instance, env)
+def server(tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon) -> Iterator[Server]:
+    """SQLite and a secret key in the instance folder; every lexicon cached, so the server builds none as it
+    starts (a background build would compete with the scheduler for the CPU during the timing checks)."""
+    running = Server(tmp_path, lexicon_store.cache_dir)
+    running.create_director("alice", PASSWORD)
     yield running
     running.kill()
 

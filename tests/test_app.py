@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,6 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 
 import trainer.app as app_module
+from tests.processes import TirageServer
 from trainer.app import create_app, normalise_database_url
 from trainer.engine.rules import ruleset_codes
 from trainer.extensions import db
@@ -264,55 +258,15 @@ def test_templates_have_no_hard_coded_text(template: Path) -> None:
 # ---------------------------------------------------------------- a real server process
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _tirage_command() -> list[str]:
-    """The installed ``tirage`` script of this interpreter, else the same CLI run as a module."""
-    script = Path(sys.executable).with_name("tirage")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "trainer.cli"]
-
-
 def test_tirage_serve_answers_over_http(tmp_path: Path) -> None:
-    port = _free_port()
-    env = {**os.environ, "TIRAGE_INSTANCE": str(tmp_path / "instance")}
-    env.pop("DATABASE_URL", None)
-    log_path = tmp_path / "serve.log"
-    with log_path.open("wb") as log:
-        # Started from an unrelated folder: templates, static files and translations must not depend on the cwd.
-        server = subprocess.Popen(
-            [*_tirage_command(), "serve", "--port", str(port)], cwd=tmp_path, env=env, stdout=log, stderr=log
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert server.poll() is None, f"tirage serve exited early:\n{log_path.read_text(errors='replace')}"
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as health:
-                    assert health.status == 200
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                assert time.monotonic() < deadline, f"no answer in 20 s:\n{log_path.read_text(errors='replace')}"
-                time.sleep(0.1)
-
-        request = urllib.request.Request(f"{base}/", headers={"Accept-Language": "fr"})
-        with urllib.request.urlopen(request, timeout=5) as home:
-            body = home.read().decode("utf-8")
-        assert home.status == 200 and FR_HOME in body
-        with urllib.request.urlopen(f"{base}/static/tirage.css", timeout=5) as css:
-            assert css.status == 200
+    # Started from an unrelated folder (tmp_path): templates, static files and translations must not depend on the cwd.
+    server = TirageServer(tmp_path)
+    with server:
+        status, body = server.get("/", headers={"Accept-Language": "fr"})
+        assert status == 200 and FR_HOME in body, server.output()
+        status, _css = server.get("/static/tirage.css")
+        assert status == 200
         assert (tmp_path / "instance" / "tirage.sqlite").is_file()
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)

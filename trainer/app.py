@@ -50,14 +50,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
         BABEL_DEFAULT_LOCALE="en",
         SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,  # a form left open through a long club night must still submit
         TIRAGE_SCHEDULER=False,  # `tirage serve` and `tirage scheduler` turn it on, in one process
     )
     app.config.from_mapping(overrides)
 
     extensions.init_app(app)
     games.init_app(app)
+    api.init_app(app)  # first: it registers the ``id`` URL converter the pages use too
     web.init_app(app)
-    api.init_app(app)
     return app
 
 

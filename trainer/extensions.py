@@ -15,6 +15,7 @@ import flask_migrate
 from flask import Flask, current_app
 from flask_babel import Babel
 from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import DateTime, Dialect, Engine, MetaData, TypeDecorator, event
 from sqlalchemy.orm import DeclarativeBase, registry
 
@@ -62,6 +63,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = flask_migrate.Migrate()
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 babel = Babel()
+csrf = CSRFProtect()
 
 _LEXICON_STORE_KEY = "tirage.lexicon_store"
 

@@ -77,19 +77,21 @@ def resume(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<id:game_id>/close")
 def close(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
-    round_ = service.current_round(game)
-    if round_ is None or round_.status == "closed" or game.status not in ("playing", "paused"):
-        raise GameError("no round is running", 409)
-    if not service.close_round(game.id, round_.number, director.username, early=True):
-        raise GameError("the round has just closed", 409)
+    service.close_now(game, director.username)
     return _director_state(game_id)
 
 
 @bp.post("/games/<id:game_id>/next")
 def next_round(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
-    if game.status != "revealing" or not service.next_round(game.id, game.round_number, director.username):
-        raise GameError("the next round starts only after a round's reveal", 409)
+    service.advance(game, director.username)
+    return _director_state(game_id)
+
+
+@bp.post("/games/<id:game_id>/end")
+def end(game_id: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    service.end_game(game, director.username)
     return _director_state(game_id)
 
 

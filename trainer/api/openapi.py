@@ -195,6 +195,8 @@ PATHS: dict[str, Any] = {
     "/api/games/{game_id}/close": _director_action("Close the round now", "Scores it and places the top."),
     "/api/games/{game_id}/next": _director_action("Start the next round",
                                                   "After a reveal; finishes the game when section 6 says so."),
+    "/api/games/{game_id}/end": _director_action("End the game now",
+                                                 "A round in play is closed and scored first; end_reason is director."),
     "/api/games/{game_id}/extend": _director_action("Give the round more time", "Also while paused.",
                                                     "ExtendRequest"),
     "/api/games/{game_id}/rounds/{number}/top": {"post": {

@@ -41,14 +41,20 @@ def _serializer() -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="tirage-director")
 
 
-def director_token(username: object, password: object) -> str | None:
-    """A token for the director if the password is right, else None."""
+def authenticate(username: object, password: object) -> Director | None:
+    """The director with this name and password, else None (the same answer for either mistake)."""
     if not isinstance(username, str) or not isinstance(password, str):
         return None
-    director = db.session.execute(select(Director).where(Director.username == username)).scalar_one_or_none()
+    director = db.session.execute(select(Director).where(Director.username == username.strip())).scalar_one_or_none()
     if director is None or not check_password_hash(director.password_hash, password):
         return None
-    return _serializer().dumps({"director": director.id})
+    return director
+
+
+def director_token(username: object, password: object) -> str | None:
+    """A token for the director if the password is right, else None."""
+    director = authenticate(username, password)
+    return None if director is None else _serializer().dumps({"director": director.id})
 
 
 def director_for_token(token: str) -> Director | None:

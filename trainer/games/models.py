@@ -97,6 +97,7 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     tops: Mapped[list[str] | None] = mapped_column(JSON, default=None)  # every top play, tie-break order
     placed_move: Mapped[str | None] = mapped_column(String(40), default=None)
     legal_scores: Mapped[list[int] | None] = mapped_column(JSON, default=None)  # every legal play's score
+    best_plays: Mapped[list[list[object]] | None] = mapped_column(JSON, default=None)  # [[play, score]], best first
 
     game: Mapped[Game] = relationship(back_populates="rounds")
 

@@ -47,14 +47,23 @@ JOIN_CODE_LENGTH = 6
 # an in-process scheduler can fire on time; the scheduler's sweep catches anything it misses.
 Planner = Callable[[str, int, int, datetime], None]
 PLANNER_KEY = "tirage.planner"
+BEST_PLAYS_KEPT = 12  # the best plays of a round, shown at its reveal (tops and next best)
 
 
 class GameError(Exception):
-    """A request the game cannot take now, with the HTTP status that says why."""
+    """A request the game cannot take now, with the HTTP status that says why.
 
-    def __init__(self, message: str, status: int = 409) -> None:
+    ``code`` and ``params`` name the problem for the pages, which say it in the reader's language
+    (``trainer.web.messages``); ``engine`` is the engine's own error when a play was refused.
+    """
+
+    def __init__(self, message: str, status: int = 409, code: str = "refused", engine: EngineError | None = None,
+                 **params: object) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        self.engine = engine
+        self.params = params
 
 
 def hash_token(token: str) -> str:
@@ -81,49 +90,55 @@ def _int_setting(data: dict[str, Any], key: str, default: int | None, low: int, 
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         more = " or null" if allow_none else ""
-        raise GameError(f"'{key}' must be a whole number from {low} to {high}{more}", 422)
+        raise GameError(f"'{key}' must be a whole number from {low} to {high}{more}", 422, code="bad_setting",
+                        setting=key)
     return value
 
 
 def game_settings(data: object) -> dict[str, Any]:
     """Validated game settings from a request, defaults of GAME-RULES.md section 6 filled in."""
     if not isinstance(data, dict):
-        raise GameError("the settings must be a JSON object", 422)
+        raise GameError("the settings must be a JSON object", 422, code="bad_setting", setting="settings")
     rules_code = data.get("rules", "en")
     try:
         rules = ruleset(rules_code) if isinstance(rules_code, str) else None
     except ValueError as exc:
-        raise GameError(str(exc), 422) from None
+        raise GameError(str(exc), 422, code="bad_setting", setting="rules") from None
     if rules is None:
-        raise GameError("'rules' must be a string such as \"en\"", 422)
+        raise GameError("'rules' must be a string such as \"en\"", 422, code="bad_setting", setting="rules")
     lexicon_name = data.get("lexicon", rules.lexicon)
     catalogue = lexicon_store().catalogue()
     if not isinstance(lexicon_name, str) or lexicon_name not in catalogue:
-        raise GameError(f"unknown lexicon {lexicon_name!r} (known: {', '.join(sorted(catalogue))})", 422)
+        raise GameError(f"unknown lexicon {lexicon_name!r} (known: {', '.join(sorted(catalogue))})", 422,
+                        code="bad_setting", setting="lexicon")
     if catalogue[lexicon_name]["rules"] != rules.code:
-        raise GameError(f"lexicon {lexicon_name!r} is for rules {catalogue[lexicon_name]['rules']!r}", 422)
+        raise GameError(f"lexicon {lexicon_name!r} is for rules {catalogue[lexicon_name]['rules']!r}", 422,
+                        code="lexicon_rules", lexicon=lexicon_name, rules=catalogue[lexicon_name]["rules"])
     notation = data.get("notation", rules.notation)
     if notation not in ("english", "french"):
-        raise GameError("'notation' must be \"english\" or \"french\"", 422)
+        raise GameError("'notation' must be \"english\" or \"french\"", 422, code="bad_setting", setting="notation")
     draw = data.get("draw_rule", {})
     if not isinstance(draw, dict):
-        raise GameError("'draw_rule' must be an object", 422)
+        raise GameError("'draw_rule' must be an object", 422, code="bad_setting", setting="draw_rule")
     defaults = asdict(DrawRule())
     unknown = sorted(set(draw) - set(defaults))
     if unknown:
-        raise GameError(f"unknown draw_rule setting {unknown[0]!r} (known: {', '.join(defaults)})", 422)
+        raise GameError(f"unknown draw_rule setting {unknown[0]!r} (known: {', '.join(defaults)})", 422,
+                        code="bad_setting", setting="draw_rule")
     rule = {key: draw.get(key, default) for key, default in defaults.items()}
     for key, value in rule.items():
         expected = bool if key == "blanks_either" else int
         if not isinstance(value, expected) or (expected is int and (isinstance(value, bool) or not 0 <= value <= 30)):
-            raise GameError(f"draw_rule '{key}' must be {'true or false' if expected is bool else 'from 0 to 30'}", 422)
+            raise GameError(f"draw_rule '{key}' must be {'true or false' if expected is bool else 'from 0 to 30'}",
+                            422, code="bad_setting", setting=key)
     try:
         Bag(rules, DrawRule(**rule), seed=0)
     except ValueError as exc:
-        raise GameError(str(exc), 422) from None
+        raise GameError(str(exc), 422, code="impossible_draw_rule") from None
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise GameError("'seed' must be a whole number from 0 to 2^63 - 1, or left out", 422)
+        raise GameError("'seed' must be a whole number from 0 to 2^63 - 1, or left out", 422, code="bad_setting",
+                        setting="seed")
     return {
         "rules": rules.code,
         "lexicon": lexicon_name,
@@ -158,18 +173,19 @@ def create_game(director: Director, data: object) -> Game:
 def join_game(code: object, name: object) -> tuple[Player, str]:
     """A new player of the game with join code ``code``, and their token (shown once)."""
     if not isinstance(code, str) or not code.strip():
-        raise GameError("'code' is missing: give the game's join code", 422)
+        raise GameError("'code' is missing: give the game's join code", 422, code="code_missing")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
-        raise GameError("'name' must be 1 to 40 characters", 422)
+        raise GameError("'name' must be 1 to 40 characters", 422, code="bad_name")
     game = db.session.execute(select(Game).where(Game.join_code == code.strip().upper())).scalar_one_or_none()
     if game is None:
-        raise GameError(f"no game has the code {code.strip().upper()!r}", 404)
+        raise GameError(f"no game has the code {code.strip().upper()!r}", 404, code="unknown_code",
+                        join_code=code.strip().upper())
     if game.status == "finished":
-        raise GameError("this game is finished", 409)
+        raise GameError("this game is finished", 409, code="game_finished")
     name = " ".join(name.split())
     taken = db.session.execute(select(Player.id).where(Player.game_id == game.id, Player.name == name)).first()
     if taken is not None:
-        raise GameError(f"the name {name!r} is taken in this game: choose another", 409)
+        raise GameError(f"the name {name!r} is taken in this game: choose another", 409, code="name_taken", name=name)
     token = secrets.token_urlsafe(24)
     player = Player(game_id=game.id, name=name, token_hash=hash_token(token))
     db.session.add(player)
@@ -177,7 +193,8 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
         db.session.flush()
     except IntegrityError:  # the same name joined a moment ago, between the check and here
         db.session.rollback()
-        raise GameError(f"the name {name!r} is taken in this game: choose another", 409) from None
+        raise GameError(f"the name {name!r} is taken in this game: choose another", 409, code="name_taken",
+                        name=name) from None
     log(game.id, "joined", {"players": len(game.players)}, name)
     db.session.commit()
     return player, token
@@ -260,12 +277,14 @@ def _open_round(game: Game, author: str, now: datetime) -> Round | None:
     top_score = max(m.score or 0 for m in moves)
     tops = order_tops([m for m in moves if m.score == top_score], draw.rack)
     scores = Counter(m.score or 0 for m in moves)
+    best = sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT]
     deadline = now + timedelta(seconds=game.round_seconds)
     round_ = Round(
         game_id=game.id, number=number, rack=draw.rack, reliquat=draw.reliquat, draw_record=draw.record,
         board_before=game.board, status="open", started_at=now, deadline=deadline, top_score=top_score,
         tops=[format_move(m, _notation(game)) for m in tops],
         legal_scores=[[score, count] for score, count in sorted(scores.items(), reverse=True)],
+        best_plays=[[format_move(m, _notation(game)), m.score or 0] for m in best],
     )
     db.session.add(round_)
     game.round_number = number
@@ -281,7 +300,7 @@ def start_game(game: Game, author: str, now: datetime | None = None) -> Round | 
     done = db.session.execute(update(Game).where(Game.id == game.id, Game.status == "lobby").values(status="starting"))
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise GameError("the game has already started", 409)
+        raise GameError("the game has already started", 409, code="already_started")
     db.session.refresh(game)
     round_ = _open_round(game, author, now)
     db.session.commit()
@@ -296,22 +315,23 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
     too: a pause stops the clock, not the players' thinking."""
     now = now or utcnow()
     if player.game_id != game.id:
-        raise GameError("this token is not for this game", 403)
+        raise GameError("this token is not for this game", 403, code="wrong_game")
     if not isinstance(text, str):
-        raise GameError("'move' is missing: give a play such as \"8D TRAIN\"", 422)
+        raise GameError("'move' is missing: give a play such as \"8D TRAIN\"", 422, code="move_missing")
     round_ = db.session.execute(
         select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
     if round_ is None:
-        raise GameError(f"round {number} has not started", 404 if number > game.round_number else 409)
+        raise GameError(f"round {number} has not started", 404 if number > game.round_number else 409,
+                        code="round_not_started", round=number)
     if round_.status == "closed" or number != game.round_number:
-        raise GameError(f"round {number} is closed", 409)
+        raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
     rules = _rules(game)
     board = _board(game, round_.board_before)
     try:
         move = parse_move(text, board, _notation(game))
         evaluation = evaluate(board, rules, _lexicon(game), move, round_.rack, _notation(game))
     except EngineError as exc:
-        raise GameError(str(exc), 422) from None
+        raise GameError(str(exc), 422, code="illegal_play", engine=exc) from None
     # Taking the round row serialises this with the close: see the module docstring.
     taken = db.session.execute(
         update(Round)
@@ -320,13 +340,20 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
         .values(status=Round.status))
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise GameError(f"round {number} is closed", 409)
+        raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
     submission = Submission(round_id=round_.id, player_id=player.id, move=format_move(evaluation.move, _notation(game)),
                             score_as_placed=evaluation.score, received_at=now)
     db.session.add(submission)
     log(game.id, "submission", {"round": number, "submissions": submission_count(round_)}, player.name, now)
     db.session.commit()
     return submission
+
+
+def last_submission(round_: Round, player_id: int) -> Submission | None:
+    """The play that counts for this player in this round: their last one."""
+    return db.session.execute(select(Submission).where(Submission.round_id == round_.id,
+                                                       Submission.player_id == player_id)
+                              .order_by(Submission.id.desc()).limit(1)).scalar_one_or_none()
 
 
 def submission_count(round_: Round) -> int:
@@ -407,17 +434,52 @@ def next_round(game_id: int, number: int, author: str, now: datetime | None = No
     return True
 
 
+def close_now(game: Game, author: str, now: datetime | None = None) -> None:
+    """The director closes the running round before its deadline."""
+    round_ = current_round(game)
+    if round_ is None or round_.status == "closed" or game.status not in ("playing", "paused"):
+        raise GameError("no round is running", 409, code="not_running")
+    if not close_round(game.id, round_.number, author, now, early=True):
+        raise GameError("the round has just closed", 409, code="just_closed")
+
+
+def advance(game: Game, author: str, now: datetime | None = None) -> None:
+    """The director starts the next round without waiting for the end of the reveal pause."""
+    if game.status != "revealing" or not next_round(game.id, game.round_number, author, now):
+        raise GameError("the next round starts only after a round's reveal", 409, code="not_revealing")
+
+
+def end_game(game: Game, author: str, now: datetime | None = None) -> None:
+    """End the game now, at the director's word. A round in play is closed first, so its plays count."""
+    now = now or utcnow()
+    if game.status == "finished":
+        raise GameError("the game is already over", 409, code="game_finished")
+    round_ = current_round(game)
+    if round_ is not None and round_.status != "closed":
+        close_round(game.id, round_.number, author, now, early=True)
+        db.session.refresh(game)
+    # Guarded like every transition: the scheduler may start the next round at this very moment.
+    done = db.session.execute(update(Game).where(Game.id == game.id, Game.status.in_(("lobby", "revealing")))
+                              .values(status="finished", end_reason="director", next_round_at=None))
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise GameError("the game changed at this moment: try again", 409, code="just_closed")
+    log(game.id, "finished", {"reason": "director", "rounds": len(game.rounds)}, author, now)
+    db.session.commit()
+    db.session.refresh(game)
+
+
 def pause(game: Game, author: str, now: datetime | None = None) -> None:
     now = now or utcnow()
     round_ = current_round(game)
     if game.status != "playing" or round_ is None or round_.status != "open" or round_.deadline is None:
-        raise GameError("only a running round can be paused", 409)
+        raise GameError("only a running round can be paused", 409, code="not_running")
     left = max(0.0, (round_.deadline - now).total_seconds())
     done = db.session.execute(update(Round).where(Round.id == round_.id, Round.status == "open", Round.deadline > now)
                               .values(status="paused", deadline=None, seconds_left_when_paused=left))
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise GameError("the round has just closed", 409)
+        raise GameError("the round has just closed", 409, code="just_closed")
     game.status = "paused"
     log(game.id, "paused", {"round": round_.number, "seconds_left": round(left, 1)}, author, now)
     db.session.commit()
@@ -427,7 +489,7 @@ def resume(game: Game, author: str, now: datetime | None = None) -> None:
     now = now or utcnow()
     round_ = current_round(game)
     if game.status != "paused" or round_ is None or round_.status != "paused":
-        raise GameError("the game is not paused", 409)
+        raise GameError("the game is not paused", 409, code="not_paused")
     deadline = now + timedelta(seconds=round_.seconds_left_when_paused or 0)
     round_.status, round_.deadline, round_.seconds_left_when_paused = "open", deadline, None
     game.status = "playing"
@@ -439,10 +501,10 @@ def resume(game: Game, author: str, now: datetime | None = None) -> None:
 def extend(game: Game, seconds: object, author: str, now: datetime | None = None) -> None:
     now = now or utcnow()
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= 3600:
-        raise GameError("'seconds' must be a whole number from 1 to 3600", 422)
+        raise GameError("'seconds' must be a whole number from 1 to 3600", 422, code="bad_seconds")
     round_ = current_round(game)
     if round_ is None or round_.status == "closed":
-        raise GameError("there is no round running to extend", 409)
+        raise GameError("there is no round running to extend", 409, code="not_running")
     if round_.status == "paused":
         round_.seconds_left_when_paused = (round_.seconds_left_when_paused or 0) + seconds
     else:
@@ -452,7 +514,7 @@ def extend(game: Game, seconds: object, author: str, now: datetime | None = None
                                   .values(deadline=round_.deadline + timedelta(seconds=seconds)))
         if done.rowcount != 1:  # type: ignore[attr-defined]
             db.session.rollback()
-            raise GameError("the round has just closed", 409)
+            raise GameError("the round has just closed", 409, code="just_closed")
         db.session.refresh(round_)
     log(game.id, "extended", {"round": round_.number, "seconds": seconds}, author, now)
     db.session.commit()
@@ -464,10 +526,11 @@ def choose_top(game: Game, number: int, move: object, author: str) -> None:
     """Place another of the round's tops instead (until the next round starts)."""
     round_ = current_round(game)
     if game.status != "revealing" or round_ is None or round_.number != number:
-        raise GameError("another top can be chosen only during the reveal of the last round", 409)
+        raise GameError("another top can be chosen only during the reveal of the last round", 409, code="not_revealing")
     tops = round_.tops or []
     if move not in tops:
-        raise GameError(f"{move!r} is not one of the round's tops ({', '.join(tops)})", 422)
+        raise GameError(f"{move!r} is not one of the round's tops ({', '.join(tops)})", 422, code="not_a_top",
+                        move=str(move))
     round_.placed_move = str(move)
     _place(game, round_)
     log(game.id, "placed", {"round": number, "placed": round_.placed_move}, author)
@@ -478,16 +541,16 @@ def correct(game: Game, number: int, player_id: object, score: object, reason: o
     round_ = db.session.execute(
         select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
     if round_ is None or round_.status != "closed":
-        raise GameError(f"round {number} is not closed", 409)
+        raise GameError(f"round {number} is not closed", 409, code="round_not_closed", round=number)
     # Not a bool, and within an INTEGER column: a larger id would overflow in the query (a 500), not miss.
     known = isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < 2**31
     player = db.session.get(Player, player_id) if known else None
     if player is None or player.game_id != game.id:
-        raise GameError("'player_id' is not a player of this game", 422)
+        raise GameError("'player_id' is not a player of this game", 422, code="unknown_player")
     if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 10_000:
-        raise GameError("'score' must be a whole number from 0 to 10000", 422)
+        raise GameError("'score' must be a whole number from 0 to 10000", 422, code="bad_score")
     if not isinstance(reason, str) or not reason.strip():
-        raise GameError("'reason' is required: say why the score is corrected", 422)
+        raise GameError("'reason' is required: say why the score is corrected", 422, code="reason_missing")
     db.session.add(Correction(round_id=round_.id, player_id=player.id, score=score, reason=reason.strip(),
                               author=author))
     log(game.id, "corrected", {"round": number, "player": player.name, "score": score, "reason": reason.strip()},

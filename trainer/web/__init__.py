@@ -1,7 +1,11 @@
-"""The web layer: language choice for every request, then the blueprints (``pages`` for now).
+"""The web layer: language and theme for every request, CSRF and logins, then the blueprints.
+
+Blueprints: ``pages`` (home, errors), ``director`` (the director's console), ``play`` (players'
+phones), ``projector`` (the room's screen). Views stay thin and call :mod:`trainer.games.service`.
 
 Language: ``?lang=xx`` wins and is remembered in a cookie; else the cookie; else the browser's
-Accept-Language; else English. The choice is a link, not a form, so it works on any phone without JavaScript.
+Accept-Language; else English. The choice is a link, not a form, so it works on any phone without
+JavaScript. The large-print, high-contrast theme is chosen the same way (``?theme=contrast``).
 """
 
 from __future__ import annotations
@@ -13,13 +17,16 @@ from babel import Locale
 from flask import Flask, Response, has_request_context, request
 from flask_babel import get_locale
 
-from ..extensions import babel
+from ..extensions import babel, csrf
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
 LANG_PARAM = "lang"
 LANG_COOKIE = "tirage_lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
+THEMES: tuple[str, ...] = ("standard", "contrast")
+THEME_PARAM = "theme"
+THEME_COOKIE = "tirage_theme"
 
 
 def _supported(code: str | None) -> str | None:
@@ -42,11 +49,22 @@ def select_locale() -> str:
     )
 
 
+def current_theme() -> str:
+    """``contrast`` (large print, high contrast) or ``standard``: ``?theme=`` wins, then the cookie."""
+    for asked in (request.args.get(THEME_PARAM), request.cookies.get(THEME_COOKIE)):
+        if asked in THEMES:
+            return asked
+    return THEMES[0]
+
+
 def _remember_language(response: Response) -> Response:
-    """Keep an explicit ``?lang=`` choice for later visits; tell caches the page depends on the language."""
+    """Keep an explicit ``?lang=`` or ``?theme=`` choice for later visits; tell caches the page depends on them."""
     asked = _supported(request.args.get(LANG_PARAM))
     if asked and request.cookies.get(LANG_COOKIE) != asked:
         response.set_cookie(LANG_COOKIE, asked, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    theme = request.args.get(THEME_PARAM)
+    if theme in THEMES and request.cookies.get(THEME_COOKIE) != theme:
+        response.set_cookie(THEME_COOKIE, theme, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True)
     if request.endpoint != "static":
         response.vary.update(("Accept-Language", "Cookie"))
     return response
@@ -63,26 +81,33 @@ def _language_context() -> dict[str, Any]:
     current = str(get_locale() or DEFAULT_LANGUAGE)
     choices: list[dict[str, Any]] = []
     if not has_request_context():  # a template rendered outside a request (a future e-mail, say)
-        return {"current_language": current, "language_choices": choices}
+        return {"current_language": current, "language_choices": choices, "theme": THEMES[0]}
     for code in LANGUAGES:
-        args = request.args.copy()
-        args[LANG_PARAM] = code
-        choices.append(
-            {
-                "code": code,
-                "label": _autonym(code),
-                "url": f"{request.script_root}{request.path}?{urlencode(list(args.items(multi=True)))}",
-                "current": code == current,
-            }
-        )
-    return {"current_language": current, "language_choices": choices}
+        choices.append({"code": code, "label": _autonym(code), "url": _this_page_with(LANG_PARAM, code),
+                        "current": code == current})
+    theme = current_theme()
+    other = THEMES[1] if theme == THEMES[0] else THEMES[0]
+    return {"current_language": current, "language_choices": choices, "theme": theme,
+            "theme_switch_url": _this_page_with(THEME_PARAM, other)}
+
+
+def _this_page_with(name: str, value: str) -> str:
+    """This page's address with one query parameter set (the rest of the query kept)."""
+    args = request.args.copy()
+    args[name] = value
+    return f"{request.script_root}{request.path}?{urlencode(list(args.items(multi=True)))}"
 
 
 def init_app(app: Flask) -> None:
     """Wire translations, the language cookie and the blueprints into ``app``."""
-    from . import pages
+    from ..api.common import bp as api_bp
+    from . import auth, director, pages, play, projector
 
     babel.init_app(app, locale_selector=select_locale)
+    csrf.init_app(app)
+    csrf.exempt(api_bp)  # the API authenticates with bearer tokens, never with cookies
+    auth.init_app(app)
     app.after_request(_remember_language)
     app.context_processor(_language_context)
-    app.register_blueprint(pages.bp)
+    for blueprint in (pages.bp, director.bp, play.bp, projector.bp):
+        app.register_blueprint(blueprint)

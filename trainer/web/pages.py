@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..engine.rules import ruleset, ruleset_codes
@@ -12,7 +13,7 @@ from ..extensions import lexicon_store
 
 bp = Blueprint("pages", __name__)
 
-# Commands that already work while the game rooms are being built; shown as code, so never translated.
+# The engine's commands; shown as code, so never translated.
 CLI_COMMANDS: tuple[str, ...] = ("tirage analyze", "tirage score", "tirage lexicon list")
 
 
@@ -38,8 +39,13 @@ def _is_api_request() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def _error_text(code: int) -> tuple[str, str]:
+def _error_text(code: int, error: HTTPException | None = None) -> tuple[str, str]:
     """Title and explanation of an error page, in the request's language; never the exception's own text."""
+    if isinstance(error, CSRFError):
+        return _("Form expired"), _(
+            "This form is too old or came from another page. Go back, reload the page and try again.")
+    if code == 403:
+        return _("Not allowed"), _("This page belongs to someone else: log in with the right account.")
     if code == 404:
         return _("Not found"), _("There is no page at this address. Check the link, or start again from the home page.")
     if code == 405:
@@ -58,7 +64,7 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
     # Keep headers such as Allow (405); the body is ours.
     headers = [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
     try:
-        title, explanation = _error_text(code)
+        title, explanation = _error_text(code, error)
         if _is_api_request():
             return jsonify(error=title), code, headers
         page = render_template("error.html", code=code, title=title, explanation=explanation)

@@ -1,0 +1,190 @@
+// The player's play: tap a start square, choose the direction, type the word (or type the whole
+// play in notation); the play is previewed on the board and handed in without leaving the page.
+// The server checks everything again: this script only helps to write the play.
+"use strict";
+
+(function () {
+  const form = document.getElementById("play-form");
+  const region = document.getElementById("live");
+  if (!form || !region) return;
+  const input = form.querySelector("#move");
+  const roundField = form.querySelector("input[name=round]");
+  const errorLine = form.querySelector("[data-play-error]");
+  const statusLine = form.querySelector("[data-play-status]");
+  const directionButtons = form.querySelectorAll("[data-direction]");
+  const french = form.dataset.notation === "french";
+  let across = true;
+
+  const letterName = (i) => String.fromCharCode(65 + i);
+
+  function coordinate(row, col, horizontal) {
+    // English: 8D across, D8 down. French: H4 across, 4H down.
+    if (french) return horizontal ? letterName(row) + (col + 1) : (col + 1) + letterName(row);
+    return horizontal ? (row + 1) + letterName(col) : letterName(col) + (row + 1);
+  }
+
+  function parseCoordinate(text) {
+    let m = /^([A-Za-z])(\d{1,2})$/.exec(text);
+    if (m) {
+      const letter = m[1].toUpperCase().charCodeAt(0) - 65, number = parseInt(m[2], 10) - 1;
+      return french ? { row: letter, col: number, horizontal: true } : { row: number, col: letter, horizontal: false };
+    }
+    m = /^(\d{1,2})([A-Za-z])$/.exec(text);
+    if (m) {
+      const number = parseInt(m[1], 10) - 1, letter = m[2].toUpperCase().charCodeAt(0) - 65;
+      return french ? { row: letter, col: number, horizontal: false } : { row: number, col: letter, horizontal: true };
+    }
+    return null;
+  }
+
+  function cell(row, col) {
+    return region.querySelector(`td.sq[data-row="${row}"][data-col="${col}"]`);
+  }
+
+  function rackLetters() {
+    return Array.from(region.querySelectorAll(".rack [data-letter]"), (t) => t.dataset.letter);
+  }
+
+  // The squares a play covers, and the letter it puts on each new one (blanks in lower case when a
+  // letter is missing from the rack and a blank is left).
+  function placement(text) {
+    const parts = text.trim().split(/\s+/);
+    if (parts.length !== 2) return null;
+    const start = parseCoordinate(parts[0]);
+    if (!start) return null;
+    const rack = rackLetters();
+    const squares = [];
+    let row = start.row, col = start.col;
+    for (const ch of parts[1].replace(/[()]/g, "")) {
+      const square = cell(row, col);
+      if (!square) return null;
+      const onBoard = square.dataset.letter;
+      if (onBoard || ch === ".") {
+        squares.push({ square, through: true });
+      } else {
+        let letter = ch;
+        const upper = ch.toUpperCase();
+        if (ch === upper && rack.includes(upper)) {
+          rack.splice(rack.indexOf(upper), 1);
+        } else if (rack.includes("?")) {
+          rack.splice(rack.indexOf("?"), 1);
+          letter = ch.toLowerCase();
+        }
+        squares.push({ square, letter, through: false });
+      }
+      if (start.horizontal) col += 1; else row += 1;
+    }
+    return { start, squares, coordinate: parts[0] };
+  }
+
+  function clearPreview() {
+    for (const square of region.querySelectorAll("td.sq.preview, td.sq.preview-through, td.sq.selected")) {
+      square.classList.remove("preview", "preview-through", "selected");
+      const ghost = square.querySelector(".ghost");
+      if (ghost) ghost.remove();
+    }
+  }
+
+  function preview() {
+    clearPreview();
+    const play = placement(input.value);
+    if (!play) {
+      const start = parseCoordinate(input.value.trim().split(/\s+/)[0] || "");
+      if (start) { const s = cell(start.row, start.col); if (s) s.classList.add("selected"); }
+      return null;
+    }
+    for (const item of play.squares) {
+      if (item.through) { item.square.classList.add("preview-through"); continue; }
+      item.square.classList.add("preview");
+      const ghost = document.createElement("span");
+      ghost.className = "ghost tile" + (item.letter === item.letter.toLowerCase() ? " blank" : "");
+      ghost.textContent = item.letter.toUpperCase();
+      ghost.setAttribute("aria-hidden", "true");
+      (item.square.querySelector("button") || item.square).appendChild(ghost);
+    }
+    return play;
+  }
+
+  // The play as it will be handed in: the blanks the preview chose written in lower case.
+  function written() {
+    const play = placement(input.value);
+    if (!play) return input.value.trim();
+    const word = play.squares.map((item) => item.through ? item.square.dataset.letter.toUpperCase() : item.letter).join("");
+    return play.coordinate + " " + word;
+  }
+
+  function setDirection(horizontal) {
+    across = horizontal;
+    for (const button of directionButtons) {
+      button.setAttribute("aria-pressed", String((button.dataset.direction === "across") === horizontal));
+    }
+    const parts = input.value.trim().split(/\s+/);
+    const start = parseCoordinate(parts[0] || "");
+    if (start) {
+      input.value = coordinate(start.row, start.col, horizontal) + " " + (parts[1] || "");
+      preview();
+    }
+  }
+
+  region.addEventListener("click", function (event) {
+    const square = event.target.closest("td.sq");
+    if (!square || !square.querySelector("button")) return;
+    const row = parseInt(square.dataset.row, 10), col = parseInt(square.dataset.col, 10);
+    const parts = input.value.trim().split(/\s+/);
+    const start = parseCoordinate(parts[0] || "");
+    // Tapping the chosen square again turns the direction.
+    if (start && start.row === row && start.col === col) across = !across;
+    for (const button of directionButtons) {
+      button.setAttribute("aria-pressed", String((button.dataset.direction === "across") === across));
+    }
+    const word = start ? (parts[1] || "") : "";
+    input.value = coordinate(row, col, across) + " " + word;
+    preview();
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  });
+
+  for (const button of directionButtons) {
+    button.addEventListener("click", () => setDirection(button.dataset.direction === "across"));
+  }
+  input.addEventListener("input", function () { errorLine.textContent = ""; input.removeAttribute("aria-invalid"); preview(); });
+
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const text = written();
+    const body = new FormData(form);
+    body.set("move", text);
+    statusLine.textContent = "";
+    errorLine.textContent = "";
+    try {
+      const response = await fetch(form.action, { method: "POST", body, headers: { Accept: "application/json" },
+        credentials: "same-origin" });
+      const answer = await response.json();
+      if (answer.ok) {
+        input.value = "";
+        clearPreview();
+        if (window.tirageRefresh) window.tirageRefresh();
+      } else {
+        errorLine.textContent = answer.error;
+        input.setAttribute("aria-invalid", "true");
+      }
+    } catch (error) {
+      form.submit(); // no answer from the script's request: let the browser post the form itself
+    }
+  });
+
+  // A new round, a reveal: follow the page's state.
+  region.addEventListener("tirage:refreshed", function () {
+    const state = region.querySelector(".live-state");
+    if (!state) return;
+    const open = state.dataset.roundOpen === "1";
+    form.hidden = !open;
+    if (roundField.value !== state.dataset.round) {
+      roundField.value = state.dataset.round;
+      input.value = "";
+      errorLine.textContent = "";
+    }
+    preview();
+  });
+  preview();
+})();

@@ -1,0 +1,86 @@
+"""Director sessions for the pages (Flask-Login); the JSON API keeps its bearer tokens.
+
+A logged-in user is identified as ``director:<id>`` so that other kinds of account (learners, for
+word study) can share the same login manager without their ids colliding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import Flask, abort
+from flask_babel import lazy_gettext as _l
+from flask_login import LoginManager, UserMixin, current_user
+
+from ..extensions import db
+from ..games.models import Director, Game
+
+login_manager = LoginManager()
+login_manager.login_view = "director.login"
+login_manager.login_message = _l("Log in as a director to open this page.")
+login_manager.session_protection = "basic"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class DirectorLogin(UserMixin):
+    """The logged-in director, as Flask-Login sees them."""
+
+    def __init__(self, director: Director) -> None:
+        self.director = director
+
+    def get_id(self) -> str:
+        return f"director:{self.director.id}"
+
+    @property
+    def username(self) -> str:
+        return self.director.username
+
+
+@login_manager.user_loader
+def _load_user(user_id: str) -> DirectorLogin | None:
+    kind, _, number = user_id.partition(":")
+    if kind != "director" or not number.isdigit():
+        return None
+    director = db.session.get(Director, int(number))
+    return DirectorLogin(director) if director is not None else None
+
+
+def logged_in_director() -> Director | None:
+    """The director of this request's session, if any."""
+    user = cast(Any, current_user)
+    return user.director if getattr(user, "is_authenticated", False) and isinstance(user, DirectorLogin) else None
+
+
+def directs(game: Game) -> bool:
+    """Whether the logged-in director runs ``game``."""
+    director = logged_in_director()
+    return director is not None and director.id == game.director_id
+
+
+def director_required(view: F) -> F:
+    """Like Flask-Login's ``login_required``, for director pages."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if logged_in_director() is None:
+            return login_manager.unauthorized()
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def game_of_director(game_id: int) -> Game:
+    """The logged-in director's game ``game_id``: 404 when there is none, 403 when it is someone else's."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not directs(game):
+        abort(403)
+    return game
+
+
+def init_app(app: Flask) -> None:
+    login_manager.init_app(app)

@@ -1,0 +1,236 @@
+"""The director's console (``/director``): log in, create games, run them, correct, export.
+
+Every action is a POST with a CSRF token that calls the game service and comes back to the
+console (or answers JSON to the projector's keyboard shortcuts); refusals are shown translated.
+"""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_login import login_user, logout_user
+from sqlalchemy import select
+
+from ..api import export
+from ..extensions import db, lexicon_store
+from ..games import accounts, service
+from ..games.models import Game
+from ..games.service import GameError
+from .auth import DirectorLogin, director_required, game_of_director, logged_in_director
+from .common import action_done
+from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
+from .gameview import game_results, game_view
+from .messages import game_message
+
+bp = Blueprint("director", __name__, url_prefix="/director")
+
+ACTIONS = ("start", "pause", "resume", "toggle", "close", "next", "end")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    form = LoginForm()
+    if form.validate_on_submit():
+        director = accounts.authenticate(form.username.data, form.password.data)
+        if director is not None:
+            login_user(DirectorLogin(director), remember=True)
+            return redirect(_safe_next() or url_for("director.games"), code=303)
+        form.password.errors = [_("Wrong director name or password.")]
+    return render_template("director/login.html", form=form), 200 if request.method == "GET" else 400
+
+
+def _safe_next() -> str | None:
+    """Where to go after logging in: only a path on this site (never another host)."""
+    target = request.args.get("next", "")
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else None
+
+
+@bp.post("/logout")
+def logout() -> ResponseReturnValue:
+    form = ActionForm()
+    if form.validate_on_submit():
+        logout_user()
+    return redirect(url_for("pages.index"), code=303)
+
+
+@bp.get("/")
+@director_required
+def games() -> ResponseReturnValue:
+    director = logged_in_director()
+    assert director is not None
+    rows = db.session.execute(select(Game).where(Game.director_id == director.id)
+                              .order_by(Game.created_at.desc(), Game.id.desc())).scalars().all()
+    winners = {}
+    for game in rows:
+        if game.status == "finished" and game.rounds:
+            standings = game_results(game).standings
+            winners[game.id] = standings[0] if standings else None
+    return render_template("director/games.html", games=rows, winners=winners, form=ActionForm())
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+@director_required
+def new_game() -> ResponseReturnValue:
+    director = logged_in_director()
+    assert director is not None
+    form = GameForm()
+    form.fill_choices(lexicon_store().catalogue())
+    if form.validate_on_submit():
+        try:
+            game = service.create_game(director, form.settings())
+        except GameError as error:
+            flash(game_message(error), "error")
+        else:
+            return redirect(url_for("director.console", game_id=game.id), code=303)
+    status = 400 if request.method == "POST" else 200
+    return render_template("director/new.html", form=form), status
+
+
+def _console_context(game: Game) -> dict[str, object]:
+    view = game_view(game)
+    return {"view": view, "game": game, "form": ActionForm(), "extend_form": ExtendForm(),
+            "top_form": TopForm(), "correction_form": CorrectionForm(),
+            "join_url": url_for("play.join", code=game.join_code, _external=True),
+            "round_results": _round_results(game, view.reveal.number if view.reveal else None)}
+
+
+def _round_results(game: Game, number: int | None) -> list[tuple[int, object]]:
+    """The revealed round's result of every player, with their ids for the correction form."""
+    if number is None:
+        return []
+    results = game_results(game)
+    scored = next((r for r in results.rounds if r.number == number), None)
+    if scored is None:
+        return []
+    ids = {p.name: p.id for p in game.players}
+    return sorted(((ids[name], p) for name, p in scored.players.items() if name in ids),
+                  key=lambda item: (-item[1].total, item[1].player))
+
+
+@bp.get("/games/<id:game_id>")
+@director_required
+def console(game_id: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    return render_template("director/console.html", **_console_context(game))
+
+
+@bp.get("/games/<id:game_id>/live")
+@director_required
+def console_live(game_id: int) -> ResponseReturnValue:
+    """The console's changing part, fetched by its script when the game's events say something changed."""
+    game = game_of_director(game_id)
+    return render_template("director/_live.html", **_console_context(game))
+
+
+@bp.get("/games/<id:game_id>/qr.svg")
+@director_required
+def join_qr(game_id: int) -> ResponseReturnValue:
+    """The join link as a QR code, for phones to scan from the screen."""
+    game = game_of_director(game_id)
+    qr = segno.make(url_for("play.join", code=game.join_code, _external=True), error="m")
+    svg = qr.svg_inline(scale=10, dark="#000", light="#fff", border=2)
+    return Response(svg, content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+
+
+@bp.post("/games/<id:game_id>/<any(start, pause, resume, toggle, close, next, end):action>")
+@director_required
+def act(game_id: int, action: str) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    from_projector = request.form.get("back") == "projector"
+    back = url_for("projector.show" if from_projector else "director.console", game_id=game.id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    director = logged_in_director()
+    assert director is not None
+    author = director.username
+    try:
+        if action == "start":
+            service.start_game(game, author)
+        elif action == "pause":
+            service.pause(game, author)
+        elif action == "resume":
+            service.resume(game, author)
+        elif action == "toggle":
+            (service.resume if game.status == "paused" else service.pause)(game, author)
+        elif action == "close":
+            service.close_now(game, author)
+        elif action == "next":
+            service.advance(game, author)
+        else:
+            service.end_game(game, author)
+    except GameError as error:
+        return action_done(back, error)
+    return action_done(back, status=game.status)
+
+
+@bp.post("/games/<id:game_id>/extend")
+@director_required
+def extend(game_id: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    back = url_for("director.console", game_id=game.id)
+    form = ExtendForm()
+    if not form.validate_on_submit():
+        flash(_("The extra time must be from 1 to 3600 seconds."), "error")
+        return redirect(back, code=303)
+    director = logged_in_director()
+    assert director is not None
+    try:
+        service.extend(game, form.seconds.data, director.username)
+    except GameError as error:
+        return action_done(back, error)
+    return action_done(back)
+
+
+@bp.post("/games/<id:game_id>/rounds/<id:number>/top")
+@director_required
+def choose_top(game_id: int, number: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    back = url_for("director.console", game_id=game.id)
+    form = TopForm()
+    if not form.validate_on_submit():
+        abort(400)
+    director = logged_in_director()
+    assert director is not None
+    try:
+        service.choose_top(game, number, form.move.data, director.username)
+    except GameError as error:
+        return action_done(back, error)
+    return action_done(back)
+
+
+@bp.post("/games/<id:game_id>/rounds/<id:number>/corrections")
+@director_required
+def correct(game_id: int, number: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    back = url_for("director.console", game_id=game.id) + "#results"
+    form = CorrectionForm()
+    if not form.validate_on_submit():
+        for errors in form.errors.values():
+            for message in errors:
+                flash(str(message), "error")
+        return redirect(back, code=303)
+    director = logged_in_director()
+    assert director is not None
+    player_id = int(form.player_id.data) if str(form.player_id.data).isdigit() else None
+    try:
+        service.correct(game, number, player_id, form.score.data, form.reason.data, director.username)
+    except GameError as error:
+        return action_done(back, error)
+    flash(_("The score is corrected."), "success")
+    return action_done(back)
+
+
+@bp.get("/games/<id:game_id>/export.<any(csv, gcg):kind>")
+@director_required
+def download(game_id: int, kind: str) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    if kind == "csv":
+        text, content_type = export.standings_csv(service.results(game)), "text/csv; charset=utf-8"
+    else:
+        text, content_type = export.game_gcg(game), "application/x-gcg; charset=utf-8"
+    response = Response(text, content_type=content_type)
+    response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}.{kind}"'
+    return response
+

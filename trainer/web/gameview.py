@@ -1,0 +1,286 @@
+"""What the game pages show, computed once from the rows for the templates (read only).
+
+The director's console, the players' phones and the projector show the same board, rack, clock and
+results; this module builds them as plain objects so the templates only lay them out. Like the API's
+``present`` module it never shows a play, a name behind a submission or a word's validity before
+the round closes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from math import ceil
+
+from sqlalchemy import func, select
+
+from ..duplicate.results import GameResults, PlayerRound, Standing
+from ..engine.board import Board
+from ..engine.errors import EngineError
+from ..engine.notation import parse_move, square_name
+from ..engine.rules import Notation, ruleset
+from ..extensions import db
+from ..games import service
+from ..games.models import Event, Game, Player, Round
+
+STANDINGS_PAGE = 10  # rows of the standings on one projector page
+STANDINGS_PAGES_SHOWN = 10  # the projector pages through the top of the table, not through a room of 1,500
+BEST_PLAYERS_SHOWN = 5
+NEXT_BEST_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Square:
+    row: int
+    col: int
+    name: str  # in the game's notation
+    letter: str  # "" when empty; lower case for a blank
+    value: int | None
+    premium: str  # tw dw tl dl start, or ""
+    new: bool  # placed by the last play
+    highlight: bool  # part of the play being revealed
+
+
+@dataclass(frozen=True)
+class BoardView:
+    size: int
+    rows: list[list[Square]]
+    column_labels: list[str]
+    row_labels: list[str]
+
+
+@dataclass(frozen=True)
+class RackTile:
+    letter: str  # "?" for a blank
+    value: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A closed round as the room sees it after the close."""
+
+    number: int
+    rack: str
+    top_score: int
+    placed: str
+    tops: list[str]
+    next_best: list[tuple[str, int]]
+    found_top: int
+    submitted: int
+    players: int
+    best_players: list[PlayerRound]
+    plays: int  # legal plays the rack had
+
+
+@dataclass
+class GameView:
+    game: Game
+    notation: Notation
+    board: BoardView
+    round: Round | None
+    rack: list[RackTile]
+    seconds_left: float | None
+    submissions: int
+    players: int
+    last_play: tuple[str, int] | None  # the play placed at the last reveal and its score
+    reveal: Reveal | None
+    results: GameResults | None
+    last_event_id: int = 0  # the page is up to date with the game's events up to this one
+    standings: list[Standing] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return self.game.status
+
+    @property
+    def countdown(self) -> int | None:
+        """Whole seconds left, rounded up (the clock shows 0:01 until the very end)."""
+        return None if self.seconds_left is None else ceil(self.seconds_left)
+
+    def standings_pages(self) -> list[list[Standing]]:
+        """The top of the table in projector pages."""
+        shown = self.standings[:STANDINGS_PAGE * STANDINGS_PAGES_SHOWN]
+        return [shown[i:i + STANDINGS_PAGE] for i in range(0, len(shown), STANDINGS_PAGE)]
+
+    @property
+    def top_total(self) -> int:
+        return self.results.top_total if self.results is not None else 0
+
+    @property
+    def example(self) -> str:
+        """A play written in this game's notation, for help texts and errors."""
+        return "8D TRAIN" if self.notation == "english" else "H4 TRAIN"
+
+
+def notation_of(game: Game) -> Notation:
+    return "french" if game.notation == "french" else "english"
+
+
+def _letter(index: int) -> str:
+    return chr(ord("A") + index)
+
+
+def board_view(game: Game, cells: str, new: set[tuple[int, int]] | None = None,
+               highlight: set[tuple[int, int]] | None = None) -> BoardView:
+    new, highlight = new or set(), highlight or set()
+    rules = ruleset(game.rules)
+    layout, tileset = rules.layout, rules.tileset
+    notation = notation_of(game)
+    size = layout.size
+    rows: list[list[Square]] = []
+    for r in range(size):
+        row: list[Square] = []
+        for c in range(size):
+            index = r * size + c
+            ch = cells[index]
+            letter = "" if ch in ".-" else ch
+            premium = _premium(layout.letter_multipliers[index], layout.word_multipliers[index], index == layout.start)
+            row.append(Square(r, c, square_name(r, c, notation), letter,
+                              tileset.value(letter) if letter else None, premium, (r, c) in new, (r, c) in highlight))
+        rows.append(row)
+    numbers = [str(i + 1) for i in range(size)]
+    letters = [_letter(i) for i in range(size)]
+    if notation == "english":  # English: columns are letters, rows numbers; French the other way round
+        return BoardView(size, rows, letters, numbers)
+    return BoardView(size, rows, numbers, letters)
+
+
+def _premium(letter_multiplier: int, word_multiplier: int, start: bool) -> str:
+    if start:
+        return "start"
+    if word_multiplier == 3:
+        return "tw"
+    if word_multiplier == 2:
+        return "dw"
+    if letter_multiplier == 3:
+        return "tl"
+    if letter_multiplier == 2:
+        return "dl"
+    return ""
+
+
+def play_squares(game: Game, board_cells: str, move: str | None) -> set[tuple[int, int]]:
+    """The squares a play puts new tiles on (empty if it cannot be read)."""
+    if not move:
+        return set()
+    rules = ruleset(game.rules)
+    try:
+        parsed = parse_move(move, Board(rules.layout, list(board_cells)), notation_of(game))
+    except EngineError:
+        return set()
+    return {(t.row, t.col) for t in parsed.tiles}
+
+
+def rack_view(game: Game, rack: str) -> list[RackTile]:
+    tileset = ruleset(game.rules).tileset
+    return [RackTile(ch, 0 if ch == "?" else tileset.value(ch)) for ch in rack]
+
+
+# Results of a game are recomputed only when something that changes them is logged: every phone
+# asks for them at a reveal, and the standings of a large room cost more than a page.
+_results_cache: OrderedDict[tuple[int, int, int], GameResults] = OrderedDict()
+_results_lock = threading.Lock()
+_RESULTS_KEPT = 64
+
+
+def game_results(game: Game) -> GameResults:
+    version = db.session.execute(select(func.max(Event.id)).where(
+        Event.game_id == game.id, Event.kind != "submission")).scalar() or 0
+    key = (game.id, version, len(game.players))
+    with _results_lock:
+        cached = _results_cache.get(key)
+        if cached is not None:
+            _results_cache.move_to_end(key)
+            return cached
+    computed = service.results(game)
+    with _results_lock:
+        _results_cache[key] = computed
+        while len(_results_cache) > _RESULTS_KEPT:
+            _results_cache.popitem(last=False)
+    return computed
+
+
+def _closed_round(game: Game) -> Round | None:
+    """The round whose reveal is showing: the current one once it is closed."""
+    round_ = service.current_round(game)
+    return round_ if round_ is not None and round_.status == "closed" else None
+
+
+def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
+    scored = next(r for r in results.rounds if r.number == round_.number)
+    players = list(scored.players.values())
+    submitted = [p for p in players if p.move is not None]
+    top_score = round_.top_score or 0
+    tops = list(round_.tops or [])
+    next_best = [(str(move), int(score)) for move, score in (round_.best_plays or [])
+                 if int(score) < top_score][:NEXT_BEST_SHOWN]  # type: ignore[call-overload]
+    best = sorted((p for p in submitted if p.valid), key=lambda p: (-p.total, p.player))[:BEST_PLAYERS_SHOWN]
+    return Reveal(number=round_.number, rack=round_.rack, top_score=top_score, placed=round_.placed_move or "",
+                  tops=tops, next_best=next_best, found_top=sum(1 for p in players if p.top),
+                  submitted=len(submitted), players=len(players), best_players=best, plays=scored.plays)
+
+
+def game_view(game: Game) -> GameView:
+    notation = notation_of(game)
+    round_ = service.current_round(game)
+    closed = _closed_round(game)
+    results = game_results(game) if game.rounds else None
+    reveal = _reveal(game, closed, results) if closed is not None and results is not None else None
+    # The board: during a round, the position the rack is played on with the last play marked; at a
+    # reveal, the position before the round with the placed top highlighted.
+    if closed is not None:
+        cells = closed.board_before
+        highlight = play_squares(game, cells, closed.placed_move)
+        board = board_view(game, game.board, highlight=highlight)
+        last_play = None
+    else:
+        previous = _previous_round(game, round_)
+        new = play_squares(game, previous.board_before, previous.placed_move) if previous is not None else set()
+        board = board_view(game, game.board, new=new)
+        last_play = (previous.placed_move or "", previous.top_score or 0) if previous is not None else None
+    submissions = service.submission_count(round_) if round_ is not None and round_.status != "closed" else 0
+    view = GameView(game=game, notation=notation, board=board, round=round_,
+                    rack=rack_view(game, round_.rack) if round_ is not None else [],
+                    seconds_left=service.seconds_left(round_), submissions=submissions,
+                    players=len(game.players), last_play=last_play, reveal=reveal, results=results)
+    view.last_event_id = db.session.execute(select(func.max(Event.id)).where(Event.game_id == game.id)).scalar() or 0
+    if results is not None:
+        view.standings = list(results.standings)
+    return view
+
+
+def _previous_round(game: Game, round_: Round | None) -> Round | None:
+    """The last closed round before the one in play (its placed play is the board's newest)."""
+    if round_ is None or round_.number <= 1:
+        return None
+    return db.session.execute(select(Round).where(Round.game_id == game.id,
+                                                  Round.number == round_.number - 1)).scalar_one_or_none()
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player sees of themselves: their play in this round, their last result, their place."""
+
+    player: Player
+    submitted: str | None
+    submitted_score: int | None
+    result: PlayerRound | None  # for the round being revealed
+    standing: Standing | None
+
+
+def player_view(view: GameView, player: Player) -> PlayerView:
+    submitted = None
+    submitted_score = None
+    if view.round is not None and view.round.status != "closed":
+        last = service.last_submission(view.round, player.id)
+        if last is not None:
+            submitted, submitted_score = last.move, last.score_as_placed
+    result = None
+    standing = None
+    if view.results is not None:
+        if view.reveal is not None:
+            scored = next(r for r in view.results.rounds if r.number == view.reveal.number)
+            result = scored.players.get(player.name)
+        standing = next((s for s in view.results.standings if s.player == player.name), None)
+    return PlayerView(player, submitted, submitted_score, result, standing)

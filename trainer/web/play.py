@@ -1,0 +1,130 @@
+"""The players' pages (phones): join a game, play each round, see the reveal and the standings.
+
+A player's identity is their game token, kept in the signed session cookie (one per game joined),
+so a reload, a lost connection or a closed tab brings the same player back with their play.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..extensions import db
+from ..games import service
+from ..games.models import Game, Player
+from ..games.service import GameError
+from .common import game_or_missing, missing_game_page, wants_json
+from .forms import JoinForm, PlayForm
+from .gameview import game_view, player_view
+from .messages import game_message
+
+bp = Blueprint("play", __name__)
+
+SESSION_KEY = "players"  # {game id: player token}
+
+
+def _tokens() -> dict[str, str]:
+    tokens = session.get(SESSION_KEY)
+    return tokens if isinstance(tokens, dict) else {}
+
+
+def _player(game: Game) -> Player | None:
+    """This browser's player in ``game``, if it joined it."""
+    token = _tokens().get(str(game.id))
+    if not isinstance(token, str):
+        return None
+    player = service.player_for_token(token)
+    return player if player is not None and player.game_id == game.id else None
+
+
+def _remember(player: Player, token: str) -> None:
+    tokens = _tokens()
+    tokens[str(player.game_id)] = token
+    session[SESSION_KEY] = tokens
+    session.permanent = True  # survives closing the browser, for the length of a club night and more
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join() -> ResponseReturnValue:
+    form = JoinForm()
+    if request.method == "GET":
+        code = request.args.get("code", "").strip().upper()
+        if code:
+            form.code.data = code
+            game = db.session.execute(select(Game).where(Game.join_code == code)).scalar_one_or_none()
+            if game is not None and _player(game) is not None:
+                return redirect(url_for("play.play", game_id=game.id), code=303)
+    elif form.validate_on_submit():
+        try:
+            player, token = service.join_game(form.code.data, form.name.data)
+        except GameError as error:
+            target = form.name if error.code in ("name_taken", "bad_name") else form.code
+            target.errors = [game_message(error)]
+        else:
+            _remember(player, token)
+            return redirect(url_for("play.play", game_id=player.game_id), code=303)
+    status = 400 if request.method == "POST" else 200
+    return render_template("play/join.html", form=form), status
+
+
+def _page_context(game: Game, player: Player) -> dict[str, object]:
+    view = game_view(game)
+    return {"view": view, "game": game, "me": player_view(view, player), "form": PlayForm()}
+
+
+@bp.get("/play/<id:game_id>")
+def play(game_id: int) -> ResponseReturnValue:
+    game = game_or_missing(game_id)
+    if game is None:
+        return missing_game_page(game_id)
+    player = _player(game)
+    if player is None:
+        return redirect(url_for("play.join"), code=303)
+    return render_template("play/play.html", **_page_context(game, player))
+
+
+@bp.get("/play/<id:game_id>/live")
+def live(game_id: int) -> ResponseReturnValue:
+    """The changing part of the player's page, fetched by its script after each event of the game."""
+    game = game_or_missing(game_id)
+    if game is None:
+        return missing_game_page(game_id)
+    player = _player(game)
+    if player is None:
+        return _("Join the game first."), 403
+    return render_template("play/_live.html", **_page_context(game, player))
+
+
+@bp.post("/play/<id:game_id>/submit")
+def submit(game_id: int) -> ResponseReturnValue:
+    """Hand in a play. It is on disk before the answer says so; a later one replaces it until the deadline."""
+    game = game_or_missing(game_id)
+    if game is None:
+        return missing_game_page(game_id)
+    player = _player(game)
+    if player is None:
+        return redirect(url_for("play.join"), code=303)
+    form = PlayForm()
+    view = game_view(game)
+    error: str | None = None
+    accepted = None
+    if not form.validate_on_submit():
+        error = _("Write your play first, like %(example)s.", example=view.example)
+    else:
+        number = int(form.round.data) if str(form.round.data or "").isdigit() else game.round_number
+        try:
+            accepted = service.submit(game, player, number, form.move.data)
+        except GameError as refused:
+            error = game_message(refused, view.example)
+    if wants_json():
+        if accepted is None:
+            return {"ok": False, "error": error}, 422
+        return {"ok": True, "move": accepted.move, "score": accepted.score_as_placed}
+    if accepted is None:
+        form.move.errors = [error or ""]
+        context = _page_context(game, player)
+        context["form"] = form
+        return render_template("play/play.html", **context), 422
+    return redirect(url_for("play.play", game_id=game.id), code=303)

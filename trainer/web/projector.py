@@ -1,0 +1,35 @@
+"""The room's screen (``/games/<id>/projector``), driven from the director's laptop.
+
+Only the game's director opens it: in the lobby it shows the join code and QR code. It reads from
+the back of a room at 1280×720 and 1920×1080; keyboard shortcuts run the night without leaving it
+(space: pause/resume, →: next round, R: reveal now), posting to the console's actions.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, url_for
+from flask.typing import ResponseReturnValue
+
+from .auth import director_required, game_of_director
+from .forms import ActionForm
+from .gameview import game_view
+
+bp = Blueprint("projector", __name__)
+
+
+def _context(game_id: int) -> dict[str, object]:
+    game = game_of_director(game_id)
+    return {"game": game, "view": game_view(game), "form": ActionForm(),
+            "join_url": url_for("play.join", code=game.join_code, _external=True)}
+
+
+@bp.get("/games/<id:game_id>/projector")
+@director_required
+def show(game_id: int) -> ResponseReturnValue:
+    return render_template("projector/projector.html", **_context(game_id))
+
+
+@bp.get("/games/<id:game_id>/projector/live")
+@director_required
+def live(game_id: int) -> ResponseReturnValue:
+    return render_template("projector/_live.html", **_context(game_id))
