@@ -46,7 +46,7 @@ def test_home_page_in_english_by_default(client: FlaskClient) -> None:
     assert response.status_code == 200
     assert html_lang(body) == "en"
     assert 'name="viewport"' in body
-    for text_ in (EN_HOME, "Word study", "Club nights", "These rooms are coming"):
+    for text_ in (EN_HOME, "Word study", "Club nights", "Join a game"):
         assert text_ in body
     for code in ruleset_codes():
         assert f"<code>{code}</code>" in body
@@ -58,7 +58,7 @@ def test_home_page_in_english_by_default(client: FlaskClient) -> None:
 def test_home_page_in_french_from_accept_language(client: FlaskClient, accept: str) -> None:
     body = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
     assert html_lang(body) == "fr"
-    assert FR_HOME in body and "Ces salles arrivent" in body
+    assert FR_HOME in body and "Rejoindre une partie" in body
     assert EN_HOME not in body
 
 
