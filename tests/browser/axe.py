@@ -17,10 +17,13 @@ HERE = Path(__file__).resolve().parent
 AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
 
-_RUN = """async (context) => {
-    const results = await axe.run(context === null ? document : context, {resultTypes: ["violations"]});
+_RUN = """async ([context, options]) => {
+    const results = await axe.run(context === null ? document : context,
+                                  Object.assign({resultTypes: ["violations"]}, options || {}));
     return results.violations;
 }"""
+# axe's WCAG AAA text-contrast rule (7:1, 4.5:1 for large text): off by default, run only when asked.
+ENHANCED_CONTRAST = {"runOnly": {"type": "rule", "values": ["color-contrast-enhanced"]}}
 
 
 def require_axe() -> Path:
@@ -33,14 +36,17 @@ def require_axe() -> Path:
     pytest.skip(reason)
 
 
-def run_axe(page: Page, context_selector: str | None = None) -> list[dict[str, Any]]:
+def run_axe(page: Page, context_selector: str | None = None,
+            options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every axe violation on the page as loaded now (or within ``context_selector``), as axe reports them.
 
     Each is a dict with ``id``, ``impact``, ``help``, ``helpUrl`` and ``nodes`` (each node has
-    ``target`` and ``failureSummary``). Call it again after navigating: a new page loses the script.
+    ``target`` and ``failureSummary``). ``options`` go to ``axe.run`` (e.g. :data:`ENHANCED_CONTRAST`
+    runs only the AAA contrast rule). Call it again after navigating: a new page loses the script.
     """
-    page.add_script_tag(path=str(require_axe()))
-    violations: list[dict[str, Any]] = page.evaluate(_RUN, context_selector)
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(require_axe()))
+    violations: list[dict[str, Any]] = page.evaluate(_RUN, [context_selector, options])
     return violations
 
 

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from math import ceil
 
+from flask import Flask, current_app
 from sqlalchemy import func, select
 
 from ..duplicate.results import GameResults, PlayerRound, Standing
@@ -177,28 +178,42 @@ def rack_view(game: Game, rack: str) -> list[RackTile]:
     return [RackTile(ch, 0 if ch == "?" else tileset.value(ch)) for ch in rack]
 
 
-# Results of a game are recomputed only when something that changes them is logged: every phone
-# asks for them at a reveal, and the standings of a large room cost more than a page.
-_results_cache: OrderedDict[tuple[int, int, int], GameResults] = OrderedDict()
-_results_lock = threading.Lock()
-_RESULTS_KEPT = 64
+class ResultsCache:
+    """Results of a game, recomputed only when something that changes them is logged: every phone asks
+    for them at a reveal, and the standings of a large room cost more than the page. One per application
+    (so per database)."""
+
+    KEPT = 64
+    KEY = "tirage.results_cache"
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[tuple[int, int, int], GameResults] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, app: Flask) -> ResultsCache:
+        cache: ResultsCache = app.extensions.setdefault(cls.KEY, cls())
+        return cache
+
+    def get(self, game: Game) -> GameResults:
+        version = db.session.execute(select(func.max(Event.id)).where(
+            Event.game_id == game.id, Event.kind != "submission")).scalar() or 0
+        key = (game.id, version, len(game.players))
+        with self._lock:
+            cached = self._entries.get(key)
+            if cached is not None:
+                self._entries.move_to_end(key)
+                return cached
+        computed = service.results(game)
+        with self._lock:
+            self._entries[key] = computed
+            while len(self._entries) > self.KEPT:
+                self._entries.popitem(last=False)
+        return computed
 
 
 def game_results(game: Game) -> GameResults:
-    version = db.session.execute(select(func.max(Event.id)).where(
-        Event.game_id == game.id, Event.kind != "submission")).scalar() or 0
-    key = (game.id, version, len(game.players))
-    with _results_lock:
-        cached = _results_cache.get(key)
-        if cached is not None:
-            _results_cache.move_to_end(key)
-            return cached
-    computed = service.results(game)
-    with _results_lock:
-        _results_cache[key] = computed
-        while len(_results_cache) > _RESULTS_KEPT:
-            _results_cache.popitem(last=False)
-    return computed
+    return ResultsCache.of(current_app).get(game)
 
 
 def _closed_round(game: Game) -> Round | None:
