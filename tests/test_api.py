@@ -398,7 +398,7 @@ def test_tokens_and_who_may_do_what(api: Api) -> None:
     assert code == 409 and "taken" in answer["error"]
     assert api.call("POST", "/api/join", {"code": "NOPE99", "name": "Ann"})[0] == 404
 
-    for action in ("start", "pause", "resume", "close", "next"):
+    for action in ("start", "pause", "resume", "close", "next", "end"):
         assert api.call("POST", f"/api/games/{gid}/{action}")[0] == 401, action
         code, answer = api.call("POST", f"/api/games/{gid}/{action}", token=bruno)
         assert code == 403 and "own director" in answer["error"], action
@@ -424,6 +424,27 @@ def test_tokens_and_who_may_do_what(api: Api) -> None:
     assert api.get(f"/api/games/{gid}", token=alice)["join_code"] == game["join_code"]
     assert api.call("POST", f"/api/games/{gid}/rounds/1/corrections",
                     {"player_id": ann["player_id"], "score": 5, "reason": "x"}, token=ann["token"])[0] == 403
+
+
+
+def test_the_director_ends_a_game_and_the_round_in_play_counts(api: Api) -> None:
+    alice = api.token()
+    game = api.new_game(alice, seed=8)
+    gid = game["id"]
+    ann = api.join(game["join_code"], "Ann")
+    api.ok("POST", f"/api/games/{gid}/start", token=alice)
+    rack = api.get(f"/api/games/{gid}")["rack"]
+    code, answer = api.call("POST", f"/api/games/{gid}/rounds/1/plays", {"move": f"8H {rack[0]}{rack[1]}"},
+                            token=ann["token"])
+    handed_in = answer["move"] if code == 200 else None  # a blank first tile is refused: then no play
+    ended = api.ok("POST", f"/api/games/{gid}/end", token=alice)
+    assert ended["status"] == "finished" and ended["end_reason"] == "director"
+    details = api.get(f"/api/games/{gid}/rounds/1")
+    assert details["status"] == "closed"
+    assert [r["move"] for r in details["results"] if r["name"] == "Ann"] == [handed_in]
+    code, answer = api.call("POST", f"/api/games/{gid}/end", token=alice)
+    assert code == 409 and answer == {"error": "the game is already over"}
+    assert api.call("POST", f"/api/games/{gid}/next", token=alice)[0] == 409
 
 
 # ------------------------------------------------------------------------------------- rounds and time

@@ -209,6 +209,8 @@ def test_another_director_cannot_see_or_run_the_game(app: Flask, client: FlaskCl
     for path in (f"/director/games/{game_id}", f"/games/{game_id}/projector", f"/director/games/{game_id}/qr.svg",
                  f"/director/games/{game_id}/export.csv"):
         assert other.get(path).status_code == 403, path
+    missing = other.get("/games/424242/projector")
+    assert missing.status_code == 404 and "There is no game number 424242" in text_of(missing.get_data(as_text=True))
     token = csrf_token(other, "/director/")
     assert other.post(f"/director/games/{game_id}/start", data={"csrf_token": token}).status_code == 403
     with app.app_context():

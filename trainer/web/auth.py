@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Flask, abort
+from flask import Flask, abort, make_response, render_template
 from flask_babel import lazy_gettext as _l
 from flask_login import LoginManager, UserMixin, current_user
 
@@ -76,7 +76,7 @@ def game_of_director(game_id: int) -> Game:
     """The logged-in director's game ``game_id``: 404 when there is none, 403 when it is someone else's."""
     game = db.session.get(Game, game_id)
     if game is None:
-        abort(404)
+        abort(make_response(render_template("game_missing.html", game_id=game_id), 404))
     if not directs(game):
         abort(403)
     return game

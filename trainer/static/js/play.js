@@ -156,20 +156,30 @@
     body.set("move", text);
     statusLine.textContent = "";
     errorLine.textContent = "";
+    let response;
     try {
-      const response = await fetch(form.action, { method: "POST", body, headers: { Accept: "application/json" },
+      response = await fetch(form.action, { method: "POST", body, headers: { Accept: "application/json" },
         credentials: "same-origin" });
-      const answer = await response.json();
-      if (answer.ok) {
-        input.value = "";
-        clearPreview();
-        if (window.tirageRefresh) window.tirageRefresh();
-      } else {
-        errorLine.textContent = answer.error;
-        input.setAttribute("aria-invalid", "true");
-      }
     } catch (error) {
-      form.submit(); // no answer from the script's request: let the browser post the form itself
+      // No answer at all: the phone is offline for a moment. Posting the form would only swap the
+      // page for the browser's error page; keep the page and the play, and say so.
+      errorLine.textContent = form.dataset.offlineError;
+      return;
+    }
+    let answer;
+    try {
+      answer = await response.json();
+    } catch (error) {
+      form.submit(); // an answer that is not the script's (an error page): let the browser show it
+      return;
+    }
+    if (answer.ok) {
+      input.value = "";
+      clearPreview();
+      if (window.tirageRefresh) window.tirageRefresh();
+    } else {
+      errorLine.textContent = answer.error;
+      input.setAttribute("aria-invalid", "true");
     }
   });
 
