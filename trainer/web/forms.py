@@ -68,7 +68,7 @@ class GameForm(FlaskForm):
     min_consonants = _int(_l("Minimum consonants"), _DEFAULT_RULE.min_consonants, 0, 7, _l(
         "…and this many consonants, or it is thrown back."))
     late_from_round = _int(_l("From round"), _DEFAULT_RULE.late_from_round, 1, 30, _l(
-        "From this round on, the minimums below apply instead."))
+        "From this round on, the later minimums apply instead."))
     late_min_vowels = _int(_l("Later minimum vowels"), _DEFAULT_RULE.late_min_vowels, 0, 7, "")
     late_min_consonants = _int(_l("Later minimum consonants"), _DEFAULT_RULE.late_min_consonants, 0, 7, "")
     blanks_either = BooleanField(_l("A blank counts as a vowel or a consonant"), default=_DEFAULT_RULE.blanks_either)

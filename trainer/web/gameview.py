@@ -240,7 +240,7 @@ def game_view(game: Game) -> GameView:
     notation = notation_of(game)
     round_ = service.current_round(game)
     closed = _closed_round(game)
-    results = game_results(game) if game.rounds else None
+    results = game_results(game) if any(r.status == "closed" for r in game.rounds) else None
     reveal = _reveal(game, closed, results) if closed is not None and results is not None else None
     # The board: during a round, the position the rack is played on with the last play marked; at a
     # reveal, the position before the round with the placed top highlighted.
