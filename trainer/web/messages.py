@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..engine.errors import EngineError
 from ..games.service import GameError
@@ -53,7 +54,9 @@ def _engine_messages() -> dict[str, Say]:
 def _not_in_rack(params: Mapping[str, Any]) -> str:
     tile, count = str(params.get("tile", "")), int(params.get("count", 1) or 1)
     if tile == "blank":
-        return _("Your rack has no blank.") if count == 1 else _("Your rack has only %(n)s blanks.", n=count - 1)
+        if count == 1:
+            return _("Your rack has no blank.")
+        return ngettext("Your rack has only %(num)s blank.", "Your rack has only %(num)s blanks.", count - 1)
     if count == 1:
         return _("Your rack has no %(letter)s.", letter=tile)
     return _("Your rack has only %(n)s × %(letter)s.", n=count - 1, letter=tile)
