@@ -151,7 +151,7 @@ class Director:
                     seed: int | None = None) -> Game:
         """Through the New game form; the reveal pause left empty, so the director starts each round."""
         page = self.console
-        page.locator(f'a[href$="/director/games/new"]').click()
+        page.locator('a[href$="/director/games/new"]').click()
         expect(page).to_have_url(re.compile(r"/director/games/new$"))
         page.locator("#rules").select_option(rules)
         page.locator("#max_rounds").fill("" if max_rounds is None else str(max_rounds))
@@ -226,7 +226,7 @@ class Player:
     def hand_in(self) -> None:
         self.page.locator("#play-form button[type=submit]").tap()
 
-    def submit(self, text: str, where: Position) -> None:
+    def submit(self, text: str) -> None:
         """Type the whole play in notation and hand it in; the page confirms it."""
         self.type_play(text)
         self.hand_in()
@@ -236,9 +236,9 @@ class Player:
     def tap_play(self, move: Move, where: Position) -> None:
         """Tap the start square, choose the direction, type the word: the preview shows its tiles."""
         self.page.locator(f'#live td.sq[data-name="{where.square(move)}"] button').tap()
-        self.page.locator(f'[data-direction="{"across" if move.horizontal else "down"}"]').tap()
-        expect(self.page.locator(f'[data-direction="{"across" if move.horizontal else "down"}"]')) \
-            .to_have_attribute("aria-pressed", "true")
+        direction = self.page.locator(f'[data-direction="{"across" if move.horizontal else "down"}"]')
+        direction.tap()
+        expect(direction).to_have_attribute("aria-pressed", "true")
         self.move_input.press("End")
         self.move_input.press_sequentially(move.word)
         expect(self.move_input).to_have_value(where.written(move))
@@ -260,9 +260,10 @@ class Player:
 class Night:
     """Every browser context of one test, with their errors, closed together."""
 
-    def __init__(self, browser: Browser, server: TirageServer) -> None:
+    def __init__(self, browser: Browser, server: TirageServer, director_name: str) -> None:
         self.browser = browser
         self.server = server
+        self.director_name = director_name
         self.errors = BrowserErrors()
         self.contexts: list[BrowserContext] = []
 
@@ -273,8 +274,9 @@ class Night:
         self.contexts.append(context)
         return context
 
-    def director(self, name: str, locale: str = "en-GB") -> Director:
-        self.server.create_director(name, PASSWORD)
+    def director(self, locale: str = "en-GB") -> Director:
+        """The director's laptop, logged in (the account: ``server.create_director(name, PASSWORD)``)."""
+        name = self.director_name
         context = self.context(f"director {name}", locale, **LAPTOP)
         director = Director(self, context, context.new_page(), name)
         director.log_in()
@@ -290,8 +292,8 @@ class Night:
 
 
 @contextmanager
-def night_of(browser: Browser, server: TirageServer) -> Iterator[Night]:
-    night = Night(browser, server)
+def night_of(browser: Browser, server: TirageServer, director_name: str) -> Iterator[Night]:
+    night = Night(browser, server, director_name)
     try:
         yield night
     finally:

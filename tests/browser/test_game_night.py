@@ -10,13 +10,16 @@ state of the phone and the projector, in both themes (the contrast theme also to
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.axe import format_violations, serious_violations
 from tests.browser.game_night import (
-    Director,
+    PASSWORD,
     Night,
     Player,
     api,
@@ -28,21 +31,19 @@ from tests.browser.game_night import (
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
 
-from pathlib import Path  # DEV
-from trainer.engine import LexiconStore  # DEV
-
-
-@pytest.fixture(scope="session")
-def lexicon_store() -> LexiconStore:  # DEV
-    return LexiconStore(Path("/tmp/lexstore"))  # DEV
-
-
 SEED = 20240611  # same seed, same racks: reproducible plays and screenshots
 
 
+@pytest.fixture(scope="module")
+def director_name(live_server: TirageServer) -> str:
+    """One director account for the module's games (``tirage director create`` takes a second a run)."""
+    live_server.create_director("club", PASSWORD)
+    return "club"
+
+
 @pytest.fixture
-def night(browser: Browser, live_server: TirageServer) -> Iterator[Night]:
-    with night_of(browser, live_server) as opened:
+def night(browser: Browser, live_server: TirageServer, director_name: str) -> Iterator[Night]:
+    with night_of(browser, live_server, director_name) as opened:
         yield opened
 
 
@@ -71,7 +72,7 @@ def expect_reveal_figures(player: Player, server: TirageServer, game_id: int, nu
 
 def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
         night: Night, live_server: TirageServer, en_lexicon: Lexicon) -> None:
-    director = night.director("alice")
+    director = night.director()
     game = director.create_game(rules="en", max_rounds=2, seed=SEED)
     projector = director.open_projector(game)
     expect(projector.locator(".join-code")).to_have_text(game.code)
@@ -98,14 +99,15 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     ann_move = r1.plain(below_top=True, across=False)  # down, to use the direction buttons
     bea_first = r1.plain(below_top=True, avoid=(ann_move,))
     bea_final = r1.plain()  # the top: her replacement is what counts
+    assert bea_final.score == r1.top_score, f"the seed's rack {r1.rack} should have a top without a blank"
     cy_move = r1.plain(below_top=True, avoid=(ann_move, bea_first))
 
     ann.tap_play(ann_move, r1)
     ann.hand_in()
     expect(ann.submitted).to_have_attribute("data-submitted", r1.written(ann_move))
 
-    bea.submit(r1.written(bea_first), r1)
-    bea.submit(r1.written(bea_final), r1)
+    bea.submit(r1.written(bea_first))
+    bea.submit(r1.written(bea_final))
 
     # Off the centre square: refused at once, the reason next to the input; then a legal play.
     night.errors.tolerate(cy.context, r"status of 422 .*/submit")
@@ -114,7 +116,7 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     expect(cy.error).to_contain_text("centre square")
     expect(cy.move_input).to_have_attribute("aria-invalid", "true")
     expect(cy.page.locator("#live .submitted.none")).to_be_visible()
-    cy.submit(r1.written(cy_move), r1)
+    cy.submit(r1.written(cy_move))
     expect(cy.move_input).not_to_have_attribute("aria-invalid", "true")
 
     expect(director.console.locator("[data-submissions]")).to_have_text("3")
@@ -149,7 +151,7 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     ann.tap_play(ann_move, r2)
     ann.hand_in()
     expect(ann.submitted).to_have_attribute("data-submitted", r2.written(ann_move))
-    cy.submit(r2.written(cy_move), r2)
+    cy.submit(r2.written(cy_move))
 
     # Cy's phone loses the network: a play handed in now is not lost with the page, it is refused with a
     # reason; the room goes on; back online and reloaded, the phone is the same player with the same play.
@@ -160,7 +162,7 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     expect(cy.error).to_contain_text("no connection")
     expect(cy.move_input).to_have_value(r2.written(bea_move))
     assert cy.page.url.endswith(f"/play/{game.id}")
-    bea.submit(r2.written(bea_move), r2)
+    bea.submit(r2.written(bea_move))
     expect(director.console.locator("[data-submissions]")).to_have_text("3")
     cy.context.set_offline(False)
     cy.page.reload()
@@ -189,3 +191,250 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
         assert player.standings() == final
         expect(player.page.locator("#live table.standings tr.me td").nth(1)).to_have_text(player.name)
     night.errors.check()
+
+
+def test_a_french_game_in_french_with_french_notation(
+        night: Night, live_server: TirageServer, fr_lexicon: Lexicon) -> None:
+    director = night.director(locale="fr-FR")
+    console = director.console
+    expect(console.locator("html")).to_have_attribute("lang", "fr")
+    expect(console.get_by_role("heading", level=1)).to_have_text("Mes parties")
+    game = director.create_game(rules="fr", seed=SEED)
+    expect(console.locator("#lobby-heading")).to_have_text("Salle d’attente")
+    projector = director.open_projector(game)
+    expect(projector.locator("html")).to_have_attribute("lang", "fr")
+    expect(projector.locator("#join-heading")).to_have_text("Rejoindre la partie")
+
+    chloe, denis = night.player("Chloé", locale="fr-FR"), night.player("Denis", locale="fr-FR")
+    chloe.page.goto(f"{live_server.base_url}/")
+    expect(chloe.page.locator("html")).to_have_attribute("lang", "fr")
+    chloe.page.get_by_role("link", name="Rejoindre une partie").first.tap()
+    expect(chloe.page.locator("label[for=name]")).to_have_text("Votre nom")
+    for player in (chloe, denis):
+        player.join(game)
+        player.wait_for("lobby")
+
+    console.locator('#live button[data-action="start"]').click()
+    expect(console.locator('#live button[data-action="close"]')).to_have_text("Clore le coup maintenant")
+    for player in (chloe, denis):
+        player.wait_for("playing", 1)
+        page = player.page
+        expect(page.locator("html")).to_have_attribute("lang", "fr")
+        expect(page.locator("#live .round-label")).to_contain_text("Coup 1")
+        expect(page.locator("#live .round-label .status")).to_have_text("Coup en cours")
+        expect(page.locator("#move-help")).to_contain_text("H4 TRAIN")
+        expect(page.locator('[data-direction="across"]')).to_have_text("Horizontal →")
+        expect(page.locator("#play-form button[type=submit]")).to_have_text("Valider")
+
+    r1 = position(live_server, game.id, fr_lexicon)
+    assert r1.notation == "french" and denis.rack() == r1.rack
+    typed = r1.plain(across=True)
+    tapped = r1.plain(below_top=True, across=False, avoid=(typed,))
+    assert re.match(r"^[A-O]\d+ ", r1.written(typed)), r1.written(typed)  # across: the row letter first
+
+    # A first play off the centre square, refused in French; then French notation is accepted.
+    night.errors.tolerate(denis.context, r"status of 422 .*/submit")
+    denis.type_play(f"A1 {typed.word}")
+    denis.hand_in()
+    expect(denis.error).to_contain_text("case centrale")
+    denis.submit(r1.written(typed))
+    expect(denis.submitted).to_contain_text("Votre coup")
+    chloe.tap_play(tapped, r1)
+    chloe.hand_in()
+    expect(chloe.submitted).to_have_attribute("data-submitted", r1.written(tapped))
+
+    director.press("close")
+    for player in (chloe, denis):
+        player.wait_for("revealing", 1)
+        expect(player.page.locator("#live .my-result h2")).to_have_text("Coup 1 : le top")
+        expect(player.page.locator("#live .my-result .figures dt").first).to_have_text("Votre coup")
+        expect(player.page.locator("#live table.standings caption")).to_have_text("Classement")
+        expect_reveal_figures(player, live_server, game.id, 1)
+    expect(projector.locator("#reveal-heading")).to_have_text("Coup 1 : le top")
+
+    # The console's "End the game".
+    console.locator("details.end-game summary").click()
+    expect(console.locator('#live button[data-action="end"]')).to_have_text("Terminer la partie maintenant")
+    director.press("end")
+    final = standings_rows(live_server, game.id)
+    for player in (chloe, denis):
+        player.wait_for("finished")
+        expect(player.page.locator("#live .notice")).to_have_text("La partie est terminée. Merci d’avoir joué !")
+        assert player.standings() == final
+    expect(console.locator("#live .notice")).to_contain_text("arrêtée par l’arbitre")
+    night.errors.check()
+
+
+PROJECTOR_SIZES = ((1920, 1080), (1280, 720))
+THEMES = ("standard", "contrast")
+
+# What the page draws outside the window (the projector hides its overflow: that would be lost):
+# elements that show something themselves (text, an image, a tile), not the boxes around them.
+_OUTSIDE = """() => {
+    const width = window.innerWidth, height = window.innerHeight, found = [];
+    for (const element of document.querySelectorAll("body *")) {
+        if (element.closest("[hidden], .visually-hidden, .skip-link, script, caption")) continue;
+        const shows = element.matches("img, svg, td, th, li, input, button") ||
+            Array.from(element.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+        if (!shows) continue;
+        const box = element.getBoundingClientRect();
+        if (!box.width || !box.height || getComputedStyle(element).visibility === "hidden") continue;
+        if (box.right > width + 1 || box.bottom > height + 1 || box.left < -1) {
+            const text = (element.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 40);
+            found.push(`<${element.tagName.toLowerCase()} class="${element.className}"> at ` +
+                       `[${Math.round(box.left)}, ${Math.round(box.top)}, ${Math.round(box.right)}, ` +
+                       `${Math.round(box.bottom)}]: ${text}`);
+        }
+    }
+    return found;
+}"""
+
+
+def projector_shots(projector: Page, url: str, state: str, folder: Path) -> list[str]:
+    """The projector at both sizes in both themes, saved as projector-WIDTH-THEME-STATE.png; what overflows."""
+    problems: list[str] = []
+    for theme in THEMES:
+        projector.goto(f"{url}?theme={theme}")
+        expect(projector.locator("html")).to_have_attribute("data-theme", theme)
+        expect(live(projector)).to_have_attribute("data-status", "playing" if state == "round" else "revealing")
+        for width, height in PROJECTOR_SIZES:
+            projector.set_viewport_size({"width": width, "height": height})
+            projector.screenshot(path=folder / f"projector-{width}-{theme}-{state}.png")
+            problems += [f"projector {width}×{height} {theme} {state}: {where}"
+                         for where in projector.evaluate(_OUTSIDE)]
+    return problems
+
+
+def phone_shot(player: Player, theme: str, state: str, folder: Path) -> list[str]:
+    """The whole phone page, saved as phone-THEME-STATE.png; what is wider than the phone."""
+    page = player.page
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    page.screenshot(path=folder / f"phone-{theme}-{state}.png", full_page=True)
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    return [f"phone {theme} {state}: the page is {wide}px wider than the phone"] if wide > 0 else []
+
+
+def test_screenshots_of_the_projector_and_a_phone_fit_their_screens(
+        night: Night, live_server: TirageServer, en_lexicon: Lexicon, screenshot_dir: Path) -> None:
+    director = night.director()
+    game = director.create_game(rules="en", round_seconds=180, seed=SEED)
+    projector = director.open_projector(game)
+    projector_url = f"{live_server.base_url}/games/{game.id}/projector"
+    players = [night.player(name) for name in ("Ann", "Bea", "Cy")]
+    for player in players:
+        player.join(game)
+    phone, play_url = players[0], f"{live_server.base_url}/play/{game.id}"
+    director.press("start")
+    for player in players:
+        player.wait_for("playing", 1)
+    # Round 2 shows a board with tiles on it and a "last top" on the projector.
+    director.press("close")
+    phone.wait_for("revealing", 1)
+    director.press("next")
+    for player in players:
+        player.wait_for("playing", 2)
+    where = position(live_server, game.id, en_lexicon)
+    moves = [where.plain(), where.plain(below_top=True)]
+    moves.append(where.plain(below_top=True, avoid=tuple(moves)))
+    for player, move in zip(players[1:], moves[1:], strict=True):
+        player.submit(where.written(move))
+
+    problems = projector_shots(projector, projector_url, "round", screenshot_dir)
+    for theme in THEMES:
+        phone.page.goto(f"{play_url}?theme={theme}")
+        phone.wait_for("playing", 2)
+        # Typed, not tapped (a tap leaves the touch highlight in the picture): a preview, not handed in.
+        phone.type_play(where.written(moves[0]))
+        expect(phone.page.locator("#live td.sq.preview")).to_have_count(len(moves[0].tiles))
+        direction = "across" if moves[0].horizontal else "down"
+        expect(phone.page.locator(f'[data-direction="{direction}"]')).to_have_attribute("aria-pressed", "true")
+        problems += phone_shot(phone, theme, "round", screenshot_dir)
+    phone.hand_in()
+    expect(phone.submitted).to_have_attribute("data-submitted", where.written(moves[0]))
+
+    projector.keyboard.press("r")
+    phone.wait_for("revealing", 2)
+    problems += projector_shots(projector, projector_url, "reveal", screenshot_dir)
+    for theme in THEMES:
+        phone.page.goto(f"{play_url}?theme={theme}")
+        phone.wait_for("revealing", 2)
+        problems += phone_shot(phone, theme, "reveal", screenshot_dir)
+    assert not problems, "layout problems:\n" + "\n".join(problems)
+    night.errors.check()
+
+
+AAA_CONTRAST = "color-contrast-enhanced"  # axe's WCAG AAA text-contrast rule, off unless enabled
+
+
+def accessibility_problems(axe: Callable[..., list[dict[str, Any]]], page: Page, where: str,
+                           theme: str) -> list[str]:
+    """axe-core on the page as it is: serious or critical violations; in the contrast theme, also any
+    text below the AAA contrast ratios (7:1, 4.5:1 for large text), which that theme promises."""
+    options = {"rules": {AAA_CONTRAST: {"enabled": True}}} if theme == "contrast" else None
+    violations = axe(page, None, options)
+    problems = []
+    serious = serious_violations([v for v in violations if v["id"] != AAA_CONTRAST])
+    if serious:
+        problems.append(f"{where}, {theme} theme: serious violations:\n{format_violations(serious)}")
+    below_aaa = [v for v in violations if v["id"] == AAA_CONTRAST]
+    if below_aaa:
+        problems.append(f"{where}, {theme} theme: text below AAA contrast:\n{format_violations(below_aaa)}")
+    return problems
+
+
+def test_phone_and_projector_pass_axe_in_both_themes_and_the_contrast_theme_reaches_aaa(
+        night: Night, live_server: TirageServer, en_lexicon: Lexicon,
+        axe: Callable[..., list[dict[str, Any]]]) -> None:
+    director = night.director()
+    game = director.create_game(rules="en", seed=SEED)
+    projector = director.open_projector(game)
+    projector.set_viewport_size({"width": 1280, "height": 720})
+    ann, bea = night.player("Ann"), night.player("Bea")
+    pages = {"phone": (ann.page, f"{live_server.base_url}/play/{game.id}"),
+             "projector": (projector, f"{live_server.base_url}/games/{game.id}/projector")}
+    problems: list[str] = []
+
+    def check(state: str, status: str, before: Callable[[], None] = lambda: None) -> None:
+        for theme in THEMES:
+            for who, (page, url) in pages.items():
+                page.goto(f"{url}?theme={theme}")
+                expect(page.locator("html")).to_have_attribute("data-theme", theme)
+                expect(live(page)).to_have_attribute("data-status", status)
+                if who == "phone":
+                    before()
+                problems.extend(accessibility_problems(axe, page, f"{who} ({state})", theme))
+
+    for theme in THEMES:
+        ann.page.goto(f"{game.join_url}&theme={theme}")
+        expect(ann.page.locator("#code")).to_have_value(game.code)
+        problems.extend(accessibility_problems(axe, ann.page, "join page", theme))
+    ann.join(game)
+    bea.join(game)
+    check("lobby", "lobby")
+
+    # Round 1 closed at once: round 2 has tiles on the board (tappable squares with letters).
+    director.press("start")
+    ann.wait_for("playing", 1)
+    director.press("close")
+    ann.wait_for("revealing", 1)
+    director.press("next")
+    ann.wait_for("playing", 2)
+    where = position(live_server, game.id, en_lexicon)
+    bea.submit(where.written(where.plain()))
+    night.errors.tolerate(ann.context, r"status of 422 .*/submit")
+
+    def refused_play_with_its_preview() -> None:
+        ann.type_play(f"1A {where.plain().word}")  # away from the tiles: a preview and an error
+        ann.hand_in()
+        expect(ann.error).to_contain_text("must touch")
+        expect(ann.page.locator("#live td.sq.preview")).to_have_count(len(where.plain().word))
+
+    check("round", "playing", refused_play_with_its_preview)
+    ann.submit(where.written(where.plain(below_top=True)))
+
+    projector.keyboard.press("r")
+    ann.wait_for("revealing", 2)
+    check("reveal", "revealing")
+    assert not problems, "accessibility problems:\n" + "\n".join(problems)
+    night.errors.check()
+

@@ -85,12 +85,21 @@
     }
   }
 
+  // The direction buttons show the direction of the play as written, however it was written.
+  function showDirection(horizontal) {
+    across = horizontal;
+    for (const button of directionButtons) {
+      button.setAttribute("aria-pressed", String((button.dataset.direction === "across") === horizontal));
+    }
+  }
+
   function preview() {
     clearPreview();
+    const typed = parseCoordinate(input.value.trim().split(/\s+/)[0] || "");
+    if (typed) showDirection(typed.horizontal);
     const play = placement(input.value);
     if (!play) {
-      const start = parseCoordinate(input.value.trim().split(/\s+/)[0] || "");
-      if (start) { const s = cell(start.row, start.col); if (s) s.classList.add("selected"); }
+      if (typed) { const s = cell(typed.row, typed.col); if (s) s.classList.add("selected"); }
       return null;
     }
     for (const item of play.squares) {
@@ -114,10 +123,7 @@
   }
 
   function setDirection(horizontal) {
-    across = horizontal;
-    for (const button of directionButtons) {
-      button.setAttribute("aria-pressed", String((button.dataset.direction === "across") === horizontal));
-    }
+    showDirection(horizontal);
     const parts = input.value.trim().split(/\s+/);
     const start = parseCoordinate(parts[0] || "");
     if (start) {
@@ -134,9 +140,7 @@
     const start = parseCoordinate(parts[0] || "");
     // Tapping the chosen square again turns the direction.
     if (start && start.row === row && start.col === col) across = !across;
-    for (const button of directionButtons) {
-      button.setAttribute("aria-pressed", String((button.dataset.direction === "across") === across));
-    }
+    showDirection(across);
     const word = start ? (parts[1] || "") : "";
     input.value = coordinate(row, col, across) + " " + word;
     preview();
