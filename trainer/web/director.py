@@ -14,6 +14,7 @@ from flask_login import login_user, logout_user
 from sqlalchemy import select
 
 from ..api import export
+from ..duplicate.results import PlayerRound
 from ..extensions import db, lexicon_store
 from ..games import accounts, service
 from ..games.models import Game
@@ -25,8 +26,6 @@ from .gameview import game_results, game_view
 from .messages import game_message
 
 bp = Blueprint("director", __name__, url_prefix="/director")
-
-ACTIONS = ("start", "pause", "resume", "toggle", "close", "next", "end")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -96,7 +95,7 @@ def _console_context(game: Game) -> dict[str, object]:
             "round_results": _round_results(game, view.reveal.number if view.reveal else None)}
 
 
-def _round_results(game: Game, number: int | None) -> list[tuple[int, object]]:
+def _round_results(game: Game, number: int | None) -> list[tuple[int, PlayerRound]]:
     """The revealed round's result of every player, with their ids for the correction form."""
     if number is None:
         return []

@@ -228,8 +228,8 @@ def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
     submitted = [p for p in players if p.move is not None]
     top_score = round_.top_score or 0
     tops = list(round_.tops or [])
-    next_best = [(str(move), int(score)) for move, score in (round_.best_plays or [])
-                 if int(score) < top_score][:NEXT_BEST_SHOWN]  # type: ignore[call-overload]
+    next_best = [(str(move), score) for move, score in (round_.best_plays or [])
+                 if isinstance(score, int) and score < top_score][:NEXT_BEST_SHOWN]
     best = sorted((p for p in submitted if p.valid), key=lambda p: (-p.total, p.player))[:BEST_PLAYERS_SHOWN]
     return Reveal(number=round_.number, rack=round_.rack, top_score=top_score, placed=round_.placed_move or "",
                   tops=tops, next_best=next_best, found_top=sum(1 for p in players if p.top),
