@@ -174,6 +174,8 @@ class Director:
         projector = opened.value
         projector.wait_for_load_state()
         expect(live(projector)).to_have_attribute("data-status", re.compile(".+"))
+        for qr in projector.locator("img.qr").all():  # in the lobby: the QR code must really be drawn
+            assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR code image does not render"
         return projector
 
     def press(self, action: str) -> None:

@@ -101,7 +101,7 @@ def _this_page_with(name: str, value: str) -> str:
 def init_app(app: Flask) -> None:
     """Wire translations, the language cookie and the blueprints into ``app``."""
     from ..api.common import bp as api_bp
-    from . import auth, director, pages, play, projector
+    from . import auth, director, pages, play, projector, study, wall
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
@@ -109,5 +109,5 @@ def init_app(app: Flask) -> None:
     auth.init_app(app)
     app.after_request(_remember_language)
     app.context_processor(_language_context)
-    for blueprint in (pages.bp, director.bp, play.bp, projector.bp):
+    for blueprint in (pages.bp, director.bp, play.bp, projector.bp, study.bp, wall.bp):
         app.register_blueprint(blueprint)

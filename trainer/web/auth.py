@@ -1,7 +1,8 @@
-"""Director sessions for the pages (Flask-Login); the JSON API keeps its bearer tokens.
+"""Logins for the pages (Flask-Login): directors run games, learners study words; the JSON API
+keeps its bearer tokens.
 
-A logged-in user is identified as ``director:<id>`` so that other kinds of account (learners, for
-word study) can share the same login manager without their ids colliding.
+A logged-in user is identified as ``director:<id>`` or ``learner:<id>``, so the two kinds of
+account share one login manager without their ids colliding.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Flask, abort, make_response, render_template
+from flask import Flask, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from flask_login import LoginManager, UserMixin, current_user
 
 from ..extensions import db
 from ..games.models import Director, Game
+from ..study.models import Learner
 
 login_manager = LoginManager()
 login_manager.login_view = "director.login"
@@ -39,13 +41,50 @@ class DirectorLogin(UserMixin):
         return self.director.username
 
 
+class LearnerLogin(UserMixin):
+    """The logged-in learner, as Flask-Login sees them."""
+
+    def __init__(self, learner: Learner) -> None:
+        self.learner = learner
+
+    def get_id(self) -> str:
+        return f"learner:{self.learner.id}"
+
+    @property
+    def username(self) -> str:
+        return self.learner.username
+
+
 @login_manager.user_loader
-def _load_user(user_id: str) -> DirectorLogin | None:
+def _load_user(user_id: str) -> DirectorLogin | LearnerLogin | None:
     kind, _, number = user_id.partition(":")
-    if kind != "director" or not number.isdigit():
+    if not number.isdigit():
         return None
-    director = db.session.get(Director, int(number))
-    return DirectorLogin(director) if director is not None else None
+    if kind == "director":
+        director = db.session.get(Director, int(number))
+        return DirectorLogin(director) if director is not None else None
+    if kind == "learner":
+        learner = db.session.get(Learner, int(number))
+        return LearnerLogin(learner) if learner is not None else None
+    return None
+
+
+def logged_in_learner() -> Learner | None:
+    """The learner of this request's session, if any."""
+    user = cast(Any, current_user)
+    return user.learner if getattr(user, "is_authenticated", False) and isinstance(user, LearnerLogin) else None
+
+
+def learner_required(view: F) -> F:
+    """Word-study pages: a learner's login, else the study login page (coming back afterwards)."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if logged_in_learner() is None:
+            return redirect(url_for("study.login", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
 
 
 def logged_in_director() -> Director | None:

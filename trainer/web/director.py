@@ -6,6 +6,8 @@ console (or answers JSON to the projector's keyboard shortcuts); refusals are sh
 
 from __future__ import annotations
 
+import io
+
 import segno
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -128,9 +130,11 @@ def console_live(game_id: int) -> ResponseReturnValue:
 def join_qr(game_id: int) -> ResponseReturnValue:
     """The join link as a QR code, for phones to scan from the screen."""
     game = game_of_director(game_id)
-    qr = segno.make(url_for("play.join", code=game.join_code, _external=True), error="m")
-    svg = qr.svg_inline(scale=10, dark="#000", light="#fff", border=2)
-    return Response(svg, content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+    svg = io.BytesIO()
+    # A whole SVG document (with its namespace): an <img> shows nothing for segno's inline fragment.
+    segno.make(url_for("play.join", code=game.join_code, _external=True), error="m").save(
+        svg, kind="svg", scale=10, dark="#000", light="#fff", border=2)
+    return Response(svg.getvalue(), content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
 
 
 @bp.post("/games/<id:game_id>/<any(start, pause, resume, toggle, close, next, end):action>")

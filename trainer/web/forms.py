@@ -6,7 +6,17 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, PasswordField, SelectField, StringField
+from flask_wtf.file import FileField, FileRequired
+from wtforms import (
+    BooleanField,
+    DecimalField,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from ..duplicate.draw import DrawRule
@@ -121,3 +131,58 @@ class CorrectionForm(FlaskForm):
 
 class ActionForm(FlaskForm):
     """A button with nothing but its CSRF token (start, pause, close, next, end)."""
+
+
+class LearnerForm(FlaskForm):
+    username = StringField(_l("Your name"), validators=[DataRequired(_l("Enter your name.")), Length(max=80)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(_l("Enter your password."))],
+                             description=_l("At least 8 characters."))
+
+
+DECK_KINDS = (("anagram", _l("Anagrams (alphagrams by probability)")), ("stem", _l("Bingo stems")),
+              ("twos", _l("Two-letter words")), ("words", _l("My own list of words")))
+TWOS_PARTS = (("hooks", _l("Front and back hooks of each two")), ("letters", _l("All twos with a given letter")),
+              ("grid", _l("Valid or phony: grids of letter pairs")))
+
+
+class DeckForm(FlaskForm):
+    """A new deck: its list (one of the drill types, with its range), its lexicon and its limits."""
+
+    name = StringField(_l("Deck name"), validators=[DataRequired(_l("Give the deck a name.")), Length(max=80)],
+                       description=_l("For example “7s 1–1000” or “top 100 stems”."))
+    lexicon = SelectField(_l("Lexicon"), default="en")
+    kind = SelectField(_l("Cards"), choices=DECK_KINDS, default="anagram")
+    length = _int(_l("Word length"), 7, 2, 15, _l("Anagrams: letters in each alphagram."))
+    first = _int(_l("From rank"), 1, 1, 1_000_000, _l("Probability rank of the first alphagram (1: the likeliest)."))
+    last = _int(_l("To rank"), 1000, 1, 1_000_000, _l("Probability rank of the last alphagram."))
+    blanks = _int(_l("Blanks"), 0, 0, 2, _l("Anagrams with one or two blanks (?) in the rack."))
+    stem_length = SelectField(_l("Stem"), choices=(("6", _l("6 letters (+1 makes a 7)")),
+                                                   ("7", _l("7 letters (+1 makes an 8)"))), default="6")
+    stem_count = _int(_l("Number of stems"), 100, 1, 500, _l("The stems that make the most bingos come first."))
+    twos_part = SelectField(_l("Two-letter drill"), choices=TWOS_PARTS, default="hooks")
+    words = TextAreaField(_l("Words"), validators=[Optional(), Length(max=2_000_000)],
+                          description=_l("One or more words a line; each becomes the anagram card of its letters."))
+    new_per_day = _int(_l("New cards a day"), 20, 0, 10_000, "")
+    reviews_per_day = _int(_l("Reviews a day"), 200, 0, 100_000, "")
+    desired_retention = DecimalField(_l("Desired retention"), default=0.9, places=2,
+                                     validators=[InputRequired(), NumberRange(0.7, 0.99)],
+                                     description=_l("How sure you want to be to know a card when it comes back "
+                                                    "(0.90: nine times in ten). Higher means more reviews."))
+
+    def source(self) -> dict[str, Any]:
+        kind = self.kind.data
+        if kind == "anagram":
+            return {"kind": kind, "length": self.length.data, "first": self.first.data, "last": self.last.data,
+                    "blanks": self.blanks.data}
+        if kind == "stem":
+            return {"kind": kind, "length": int(self.stem_length.data), "count": self.stem_count.data}
+        if kind == "twos":
+            return {"kind": kind, "part": self.twos_part.data}
+        return {"kind": "words", "text": self.words.data or ""}
+
+
+class ImportForm(FlaskForm):
+    name = StringField(_l("Deck name"), validators=[DataRequired(_l("Give the deck a name.")), Length(max=80)])
+    lexicon = SelectField(_l("Lexicon"), default="en")
+    file = FileField(_l("File"), validators=[FileRequired(_l("Choose a file."))], description=_l(
+        "A Zyzzyva cardbox (its .db file: your schedule is kept) or a plain word list (.txt)."))

@@ -1,0 +1,93 @@
+"""Rows of word study: learners, decks, the cards of a deck with their fsrs state, and every review.
+
+A card's fsrs state is kept whole (``fsrs``, fsrs's own dict) next to the columns the queue
+searches (``state``, ``due``, ``rank``), so the next card is a few indexed queries, never a scan of
+a 100,000-card deck. Reviews are append-only; an undone review is marked, not deleted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from ..games.models import utcnow
+
+
+class Learner(db.Model):  # type: ignore[name-defined,misc]
+    """Someone who studies words; their decks and progress are theirs alone."""
+
+    __tablename__ = "learner"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    day_starts_hour: Mapped[int] = mapped_column(default=4)  # a study day runs from 4 am to 4 am (UTC)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    decks: Mapped[list[Deck]] = relationship(back_populates="learner", order_by="Deck.id")
+
+
+class Deck(db.Model):  # type: ignore[name-defined,misc]
+    """A list of cards studied together, with its lexicon, daily limits and desired retention."""
+
+    __tablename__ = "deck"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    lexicon: Mapped[str] = mapped_column(String(40))
+    source: Mapped[dict[str, Any]] = mapped_column(JSON)  # how the cards were chosen, for the deck page
+    new_per_day: Mapped[int] = mapped_column(default=20)
+    reviews_per_day: Mapped[int] = mapped_column(default=200)
+    desired_retention: Mapped[float] = mapped_column(default=0.9)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    learner: Mapped[Learner] = relationship(back_populates="decks")
+
+
+class DeckCard(db.Model):  # type: ignore[name-defined,misc]
+    """One card of a deck: its id in :mod:`drills` (``anagram:en:AEINRST``) and its schedule."""
+
+    __tablename__ = "deck_card"
+    __table_args__ = (
+        UniqueConstraint("deck_id", "card_id"),
+        Index("ix_deck_card_queue", "deck_id", "state", "due"),
+        Index("ix_deck_card_new", "deck_id", "state", "rank"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    deck_id: Mapped[int] = mapped_column(ForeignKey("deck.id"))
+    card_id: Mapped[str] = mapped_column(String(200))
+    rank: Mapped[int] = mapped_column(default=0)  # probability rank: new cards come in this order
+    state: Mapped[int] = mapped_column(default=0)  # 0 new, else fsrs State (1 learning, 2 review, 3 relearning)
+    due: Mapped[datetime | None] = mapped_column(default=None)
+    stability: Mapped[float | None] = mapped_column(default=None)
+    fsrs: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)  # fsrs.Card.to_dict()
+
+
+class Review(db.Model):  # type: ignore[name-defined,misc]
+    """One graded answer, with what the learner typed and the card's state before (to undo it)."""
+
+    __tablename__ = "review"
+    __table_args__ = (Index("ix_review_deck_time", "deck_id", "reviewed_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    deck_id: Mapped[int] = mapped_column(ForeignKey("deck.id"))
+    deck_card_id: Mapped[int] = mapped_column(ForeignKey("deck_card.id"))
+    card_id: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(16))  # new, review, learning (drills.scheduling.ReviewKind)
+    rating: Mapped[int]  # fsrs Rating: 1 Again, 2 Hard, 3 Good, 4 Easy
+    suggested: Mapped[int]  # the rating the answer earned before any override
+    reviewed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    duration_ms: Mapped[int | None] = mapped_column(default=None)
+    answers: Mapped[list[str]] = mapped_column(JSON)
+    right: Mapped[int] = mapped_column(default=0)
+    wrong: Mapped[int] = mapped_column(default=0)
+    missed: Mapped[int] = mapped_column(default=0)
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)  # the card's columns before, for undo
+    undone: Mapped[bool] = mapped_column(default=False)
+    note: Mapped[str | None] = mapped_column(Text, default=None)

@@ -1,0 +1,365 @@
+"""A learner's decks on the database: create them from a list, pick the next card, grade, undo.
+
+The rules are :mod:`drills`' (cards, ratings, daily limits, queue order); this module keeps their
+state in rows. The next card is chosen by :class:`drills.scheduling.DeckQueue` over a handful of
+rows read through two indexes (the heads of the learning, review and new lists, and the cards
+answered this session), so it costs the same with 100 cards or 100,000 (``bench/drills.py``).
+Every grade is committed before the page hears of it; an undone grade is kept and marked.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import current_app
+from fsrs import Card as FsrsCard
+from fsrs import Rating, Scheduler, State
+from sqlalchemy import func, insert, select
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from drills.cards import ANAGRAM, STEM, TWOS, Card, CardError, Feedback, cards_from_words
+from drills.registry import card_from_id, check
+from drills.scheduling import (
+    CardState,
+    DayBoundary,
+    DayCount,
+    DeckLimits,
+    DeckQueue,
+    Pick,
+    ReviewKind,
+    rating_for,
+    review_card,
+)
+
+from ..extensions import db, lexicon_store
+from ..games.models import utcnow
+from ..games.service import GameError
+from .models import Deck, DeckCard, Learner, Review
+
+MIN_PASSWORD = 8
+MAX_CARDS = 100_000
+RECENT = 12  # answers of this session the queue looks back on (missed cards come back after a few)
+
+
+class StudyError(GameError):
+    """A study request that cannot be taken, with its HTTP status and a code the pages translate."""
+
+
+# --- learners -------------------------------------------------------------------------------------
+
+def create_learner(username: object, password: object) -> Learner:
+    if not isinstance(username, str) or not 1 <= len(username.strip()) <= 80:
+        raise StudyError("the name must be 1 to 80 characters", 422, code="bad_learner_name")
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise StudyError(f"the password must have at least {MIN_PASSWORD} characters", 422,
+                         code="short_password", n=MIN_PASSWORD)
+    name = username.strip()
+    if db.session.execute(select(Learner.id).where(Learner.username == name)).first() is not None:
+        raise StudyError(f"the name {name!r} is taken", 409, code="learner_taken", name=name)
+    learner = Learner(username=name, password_hash=generate_password_hash(password))
+    db.session.add(learner)
+    db.session.commit()
+    return learner
+
+
+def authenticate(username: object, password: object) -> Learner | None:
+    if not isinstance(username, str) or not isinstance(password, str):
+        return None
+    learner = db.session.execute(select(Learner).where(Learner.username == username.strip())).scalar_one_or_none()
+    if learner is None or not check_password_hash(learner.password_hash, password):
+        return None
+    return learner
+
+
+# --- decks ----------------------------------------------------------------------------------------
+
+def cards_for(lexicon_name: str, source: dict[str, Any]) -> tuple[list[Card], list[tuple[str, str]]]:
+    """The cards a deck's ``source`` asks for, in probability order, and the pasted lines left out."""
+    lexicon = lexicon_store().load(lexicon_name)
+    kind = source.get("kind")
+    try:
+        if kind == "anagram":
+            return ANAGRAM.cards(lexicon, int(source["length"]), int(source["first"]), int(source["last"]),
+                                 blanks=int(source.get("blanks", 0))), []
+        if kind == "stem":
+            return STEM.cards(lexicon, int(source["length"]), int(source["count"])), []
+        if kind == "twos":
+            part = source.get("part", "hooks")
+            if part == "grid":
+                return TWOS.grids(lexicon), []
+            if part == "letters":
+                return TWOS.letter_cards(lexicon), []
+            return TWOS.hook_cards(lexicon), []
+        if kind == "words":
+            made = cards_from_words(lexicon, str(source.get("text", "")).splitlines())
+            return made.cards, made.skipped
+    except (KeyError, ValueError, CardError) as exc:
+        raise StudyError(str(exc), 422, code="bad_deck_source") from None
+    raise StudyError(f"unknown kind of deck {kind!r}", 422, code="bad_deck_source")
+
+
+def create_deck(learner: Learner, name: object, lexicon_name: object, source: dict[str, Any],
+                new_per_day: int = 20, reviews_per_day: int = 200, desired_retention: float = 0.9,
+                states: list[CardState] | None = None) -> tuple[Deck, list[tuple[str, str]]]:
+    """A new deck of ``learner`` with its cards (new, or with the given fsrs ``states``, from an import)."""
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
+        raise StudyError("the deck name must be 1 to 80 characters", 422, code="bad_deck_name")
+    if not isinstance(lexicon_name, str) or lexicon_name not in lexicon_store().catalogue():
+        raise StudyError(f"unknown lexicon {lexicon_name!r}", 422, code="bad_setting", setting="lexicon")
+    skipped: list[tuple[str, str]] = []
+    if states is None:
+        cards, skipped = cards_for(lexicon_name, source)
+        states = [CardState(card.id, card.rank if card.rank is not None else index)
+                  for index, card in enumerate(cards)]
+    if not states:
+        raise StudyError("the list has no card", 422, code="empty_deck")
+    if len(states) > MAX_CARDS:
+        raise StudyError(f"a deck holds at most {MAX_CARDS} cards", 422, code="deck_too_big", n=MAX_CARDS)
+    deck = Deck(learner_id=learner.id, name=name.strip(), lexicon=lexicon_name, source=source,
+                new_per_day=new_per_day, reviews_per_day=reviews_per_day, desired_retention=desired_retention)
+    db.session.add(deck)
+    db.session.flush()
+    seen: set[str] = set()
+    rows = []
+    for state in states:
+        if state.card_id in seen:
+            continue
+        seen.add(state.card_id)
+        rows.append({"deck_id": deck.id, "card_id": state.card_id, "rank": state.rank, **_columns(state)})
+    db.session.execute(insert(DeckCard), rows)
+    db.session.commit()
+    return deck, skipped
+
+
+def _columns(state: CardState) -> dict[str, Any]:
+    """The searchable columns and the whole fsrs state of a card."""
+    if state.fsrs is None:
+        return {"state": 0, "due": None, "stability": None, "fsrs": None}
+    return {"state": int(state.fsrs.state), "due": state.fsrs.due, "stability": state.fsrs.stability,
+            "fsrs": state.fsrs.to_dict()}
+
+
+def _state(row: DeckCard) -> CardState:
+    return CardState(row.card_id, row.rank, FsrsCard.from_dict(row.fsrs) if row.fsrs else None)
+
+
+def _set(row: DeckCard, columns: dict[str, Any]) -> None:
+    for key, value in columns.items():
+        setattr(row, key, value)
+
+
+def scheduler_of(deck: Deck) -> Scheduler:
+    # Fuzzing spreads cards learnt together over nearby days; tests turn it off to get exact dates.
+    fuzz = bool(current_app.config.get("TIRAGE_FSRS_FUZZ", True))
+    return Scheduler(desired_retention=deck.desired_retention, maximum_interval=5 * 365, enable_fuzzing=fuzz)
+
+
+def boundary_of(deck: Deck) -> DayBoundary:
+    return DayBoundary(hour=deck.learner.day_starts_hour)
+
+
+def limits_of(deck: Deck) -> DeckLimits:
+    return DeckLimits(new_per_day=deck.new_per_day, reviews_per_day=deck.reviews_per_day)
+
+
+def _today(deck: Deck, now: datetime) -> list[Review]:
+    start = boundary_of(deck).start(now)
+    return list(db.session.execute(select(Review).where(Review.deck_id == deck.id, Review.reviewed_at >= start,
+                                                        Review.undone.is_(False)).order_by(Review.id)).scalars())
+
+
+def day_count(deck: Deck, now: datetime) -> DayCount:
+    kinds = Counter(review.kind for review in _today(deck, now))
+    return DayCount(new=kinds[ReviewKind.NEW.value], reviews=kinds[ReviewKind.REVIEW.value])
+
+
+def next_card(deck: Deck, now: datetime | None = None) -> tuple[DeckCard, Pick] | None:
+    """The card to study now, or None when the day's work is done (see drills.scheduling.DeckQueue)."""
+    now = now or utcnow()
+    today = _today(deck, now)
+    kinds = Counter(review.kind for review in today)
+    done = DayCount(new=kinds[ReviewKind.NEW.value], reviews=kinds[ReviewKind.REVIEW.value])
+    recent = [review.card_id for review in today[-RECENT:]]
+    base = select(DeckCard).where(DeckCard.deck_id == deck.id)
+    rows: dict[str, DeckCard] = {}
+    for query in (base.where(DeckCard.state.in_((int(State.Learning), int(State.Relearning))))
+                  .order_by(DeckCard.due, DeckCard.id).limit(2),
+                  base.where(DeckCard.state == int(State.Review)).order_by(DeckCard.due, DeckCard.id).limit(2),
+                  base.where(DeckCard.state == 0).order_by(DeckCard.rank, DeckCard.id).limit(1)):
+        rows.update((row.card_id, row) for row in db.session.execute(query).scalars())
+    missing = [card_id for card_id in set(recent) if card_id not in rows]
+    if missing:
+        rows.update((row.card_id, row) for row in db.session.execute(
+            base.where(DeckCard.card_id.in_(missing))).scalars())
+    pick = DeckQueue(_state(row) for row in rows.values()).next_card(now, done, limits_of(deck), boundary_of(deck),
+                                                                    recent)
+    return (rows[pick.card_id], pick) if pick is not None else None
+
+
+def card_of(deck: Deck, row: DeckCard) -> Card:
+    return card_from_id(lexicon_store().load(deck.lexicon), row.card_id)
+
+
+def deck_card(deck: Deck, deck_card_id: object) -> DeckCard:
+    known = isinstance(deck_card_id, int) and 0 < deck_card_id < 2**31
+    row = db.session.get(DeckCard, deck_card_id) if known else None
+    if row is None or row.deck_id != deck.id:
+        raise StudyError("this card is not in the deck", 404, code="unknown_card")
+    return row
+
+
+def answer(deck: Deck, row: DeckCard, typed: list[str], seconds: float, now: datetime | None = None,
+           missed: bool = False) -> tuple[Feedback, Review]:
+    """Grade an attempt (``missed``: the learner gave up) and reschedule the card; committed on return."""
+    now = now or utcnow()
+    card = card_of(deck, row)
+    feedback = check(card, typed)
+    rating = Rating.Again if missed else rating_for(feedback, seconds)
+    before = _columns(_state(row))
+    duration_ms = max(0, int(seconds * 1000))
+    result = review_card(_state(row), rating, now, scheduler_of(deck), duration_ms)
+    _set(row, _columns(result.after))
+    review = Review(deck_id=deck.id, deck_card_id=row.id, card_id=row.card_id, kind=result.kind.value,
+                    rating=int(rating), suggested=int(rating), reviewed_at=now, duration_ms=duration_ms,
+                    answers=list(typed), right=len(feedback.right), wrong=len(feedback.wrong),
+                    missed=len(feedback.missed), before=_serialisable(before))
+    db.session.add(review)
+    db.session.commit()
+    return feedback, review
+
+
+def _serialisable(columns: dict[str, Any]) -> dict[str, Any]:
+    return {**columns, "due": columns["due"].isoformat() if columns["due"] is not None else None}
+
+
+def _restore(row: DeckCard, before: dict[str, Any]) -> None:
+    due = before.get("due")
+    _set(row, {**before, "due": datetime.fromisoformat(due) if isinstance(due, str) else None})
+
+
+def last_review(deck: Deck) -> Review | None:
+    return db.session.execute(select(Review).where(Review.deck_id == deck.id, Review.undone.is_(False))
+                              .order_by(Review.id.desc()).limit(1)).scalar_one_or_none()
+
+
+def regrade(deck: Deck, rating_value: object, now: datetime | None = None) -> Review:
+    """The learner overrides the grade of their last answer (1 Again … 4 Easy, or "missed" = Again)."""
+    if isinstance(rating_value, bool) or rating_value not in (1, 2, 3, 4):
+        raise StudyError("the grade must be 1, 2, 3 or 4", 422, code="bad_grade")
+    review = last_review(deck)
+    if review is None:
+        raise StudyError("there is no answer to grade", 409, code="nothing_to_grade")
+    row = db.session.get(DeckCard, review.deck_card_id)
+    assert row is not None
+    _restore(row, review.before)
+    rating = Rating(rating_value)
+    result = review_card(_state(row), rating, review.reviewed_at, scheduler_of(deck), review.duration_ms)
+    _set(row, _columns(result.after))
+    review.rating = int(rating)
+    db.session.commit()
+    return review
+
+
+def undo(deck: Deck) -> DeckCard:
+    """Take back the last grade: the card is as it was, and comes next."""
+    review = last_review(deck)
+    if review is None:
+        raise StudyError("there is no answer to undo", 409, code="nothing_to_undo")
+    row = db.session.get(DeckCard, review.deck_card_id)
+    assert row is not None
+    _restore(row, review.before)
+    review.undone = True
+    db.session.commit()
+    return row
+
+
+def deck_of(learner: Learner, deck_id: int) -> Deck:
+    deck = db.session.get(Deck, deck_id)
+    if deck is None or deck.learner_id != learner.id:  # someone else's deck is not even said to exist
+        raise StudyError(f"there is no deck {deck_id}", 404, code="unknown_deck")
+    return deck
+
+
+# --- figures ---------------------------------------------------------------------------------------
+
+def deck_summary(deck: Deck, now: datetime) -> dict[str, int]:
+    """Cards in the deck, new ones, due today, done today."""
+    end = boundary_of(deck).end(now)
+    counts = dict(db.session.execute(select(DeckCard.state, func.count()).where(DeckCard.deck_id == deck.id)
+                                     .group_by(DeckCard.state)).all())
+    due = db.session.execute(select(func.count()).where(DeckCard.deck_id == deck.id, DeckCard.state != 0,
+                                                        DeckCard.due < end)).scalar() or 0
+    done = day_count(deck, now)
+    return {"cards": sum(counts.values()), "new": counts.get(0, 0), "due": due,
+            "new_left": max(0, min(deck.new_per_day - done.new, counts.get(0, 0))),
+            "done_today": done.new + done.reviews}
+
+
+def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -> dict[str, Any]:
+    """What the progress page plots: reviews per day, cards due in the coming days, retention by
+    deck (share of review answers not forgotten), cards by stability."""
+    deck_ids = [deck.id for deck in learner.decks]
+    boundary = DayBoundary(hour=learner.day_starts_hour)
+    today = boundary.day(now)
+    since = boundary.start(now) - timedelta(days=days - 1)
+    per_day: Counter[Any] = Counter()
+    retention: dict[int, list[int]] = {deck_id: [0, 0] for deck_id in deck_ids}
+    if deck_ids:
+        for reviewed_at, rating, kind, deck_id in db.session.execute(
+                select(Review.reviewed_at, Review.rating, Review.kind, Review.deck_id)
+                .where(Review.deck_id.in_(deck_ids), Review.reviewed_at >= since, Review.undone.is_(False))):
+            per_day[boundary.day(reviewed_at)] += 1
+            if kind == ReviewKind.REVIEW.value:
+                retention[deck_id][0] += 1
+                retention[deck_id][1] += rating != int(Rating.Again)
+    reviews = [(today - timedelta(days=i), per_day[today - timedelta(days=i)]) for i in range(days - 1, -1, -1)]
+    due_days: Counter[Any] = Counter()
+    stability: Counter[str] = Counter()
+    buckets = ((1, "< 1 d"), (7, "1–7 d"), (30, "1–4 wk"), (90, "1–3 mo"), (365, "3–12 mo"))
+    if deck_ids:
+        horizon = boundary.start(now) + timedelta(days=ahead)
+        for due, value in db.session.execute(select(DeckCard.due, DeckCard.stability).where(
+                DeckCard.deck_id.in_(deck_ids), DeckCard.state != 0)):
+            if due is not None and due < horizon:
+                due_days[max(today, boundary.day(due))] += 1
+            label = next((name for limit, name in buckets if (value or 0) < limit), "> 1 yr")
+            stability[label] += 1
+    return {
+        "reviews": reviews,
+        "due": [(today + timedelta(days=i), due_days[today + timedelta(days=i)]) for i in range(ahead)],
+        "retention": [(deck, retention[deck.id][1] / retention[deck.id][0] if retention[deck.id][0] else None,
+                       retention[deck.id][0]) for deck in learner.decks],
+        "stability": [(name, stability[name]) for _, name in buckets] + [("> 1 yr", stability["> 1 yr"])],
+    }
+
+
+def export_csv(deck: Deck) -> str:
+    """The deck's cards with their schedule, then every review (undone ones marked): one CSV."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["card", "rank", "state", "due", "stability", "reviewed_at", "kind", "rating", "suggested",
+                     "duration_ms", "answers", "right", "wrong", "missed", "undone"])
+    rows = db.session.execute(select(DeckCard).where(DeckCard.deck_id == deck.id).order_by(DeckCard.rank,
+                                                                                            DeckCard.id)).scalars()
+    by_row = {row.id: row for row in rows}
+    reviews: dict[int, list[Review]] = {}
+    for review in db.session.execute(select(Review).where(Review.deck_id == deck.id).order_by(Review.id)).scalars():
+        reviews.setdefault(review.deck_card_id, []).append(review)
+    for row in by_row.values():
+        head = [row.card_id, row.rank, _state_name(row.state), row.due.isoformat() if row.due else "",
+                f"{row.stability:.3f}" if row.stability is not None else ""]
+        if row.id not in reviews:
+            writer.writerow([*head, "", "", "", "", "", "", "", "", "", ""])
+        for review in reviews.get(row.id, []):
+            writer.writerow([*head, review.reviewed_at.isoformat(), review.kind, review.rating, review.suggested,
+                             review.duration_ms if review.duration_ms is not None else "", " ".join(review.answers),
+                             review.right, review.wrong, review.missed, int(review.undone)])
+    return out.getvalue()
+
+
+def _state_name(state: int) -> str:
+    return "new" if state == 0 else State(state).name.lower()
