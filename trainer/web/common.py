@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
-from flask import flash, jsonify, redirect, render_template, request
+import segno
+from flask import Response, flash, jsonify, redirect, render_template, request, session
 from flask.typing import ResponseReturnValue
 
 from ..extensions import db
@@ -38,3 +40,35 @@ def action_done(target: str, error: GameError | None = None, example: str = "8D 
     elif wants_json():
         return jsonify(ok=True, **extra)
     return redirect(target, code=303)
+
+
+def safe_next() -> str | None:
+    """Where to go after logging in: only a path on this site (never another host)."""
+    target = request.args.get("next", "")
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else None
+
+
+def session_token(key: str, room_id: int) -> str | None:
+    """The token this browser holds for game or wall ``room_id`` (kept in the signed session under ``key``)."""
+    tokens = session.get(key)
+    token = tokens.get(str(room_id)) if isinstance(tokens, dict) else None
+    return token if isinstance(token, str) else None
+
+
+def remember_token(key: str, room_id: int, token: str) -> None:
+    """Keep a player's token in the session, so a reload or a closed tab brings the same player back."""
+    tokens = session.get(key)
+    tokens = dict(tokens) if isinstance(tokens, dict) else {}
+    tokens[str(room_id)] = token
+    session[key] = tokens
+    session.permanent = True  # survives closing the browser, for the length of a club night and more
+
+
+def qr_code(link: str) -> Response:
+    """A join link as a QR code, for phones to scan from the screen.
+
+    A whole SVG document (with its namespace): served as an image, segno's inline fragment shows nothing.
+    """
+    svg = io.BytesIO()
+    segno.make(link, error="m").save(svg, kind="svg", scale=10, dark="#000", light="#fff", border=2)
+    return Response(svg.getvalue(), content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})

@@ -6,9 +6,6 @@ console (or answers JSON to the projector's keyboard shortcuts); refusals are sh
 
 from __future__ import annotations
 
-import io
-
-import segno
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -22,7 +19,7 @@ from ..games import accounts, service
 from ..games.models import Game
 from ..games.service import GameError
 from .auth import DirectorLogin, director_required, game_of_director, logged_in_director
-from .common import action_done
+from .common import action_done, qr_code, safe_next
 from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
 from .gameview import game_results, game_view
 from .messages import game_message
@@ -37,15 +34,10 @@ def login() -> ResponseReturnValue:
         director = accounts.authenticate(form.username.data, form.password.data)
         if director is not None:
             login_user(DirectorLogin(director), remember=True)
-            return redirect(_safe_next() or url_for("director.games"), code=303)
+            return redirect(safe_next() or url_for("director.games"), code=303)
         form.password.errors = [_("Wrong director name or password.")]
     return render_template("director/login.html", form=form), 200 if request.method == "GET" else 400
 
-
-def _safe_next() -> str | None:
-    """Where to go after logging in: only a path on this site (never another host)."""
-    target = request.args.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else None
 
 
 @bp.post("/logout")
@@ -130,11 +122,7 @@ def console_live(game_id: int) -> ResponseReturnValue:
 def join_qr(game_id: int) -> ResponseReturnValue:
     """The join link as a QR code, for phones to scan from the screen."""
     game = game_of_director(game_id)
-    svg = io.BytesIO()
-    # A whole SVG document (with its namespace): an <img> shows nothing for segno's inline fragment.
-    segno.make(url_for("play.join", code=game.join_code, _external=True), error="m").save(
-        svg, kind="svg", scale=10, dark="#000", light="#fff", border=2)
-    return Response(svg.getvalue(), content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+    return qr_code(url_for("play.join", code=game.join_code, _external=True))
 
 
 @bp.post("/games/<id:game_id>/<any(start, pause, resume, toggle, close, next, end):action>")

@@ -6,7 +6,7 @@ so a reload, a lost connection or a closed tab brings the same player back with 
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -15,7 +15,7 @@ from ..extensions import db
 from ..games import service
 from ..games.models import Game, Player
 from ..games.service import GameError
-from .common import game_or_missing, missing_game_page, wants_json
+from .common import game_or_missing, missing_game_page, remember_token, session_token, wants_json
 from .forms import JoinForm, PlayForm
 from .gameview import game_view, player_view
 from .messages import game_message
@@ -25,25 +25,11 @@ bp = Blueprint("play", __name__)
 SESSION_KEY = "players"  # {game id: player token}
 
 
-def _tokens() -> dict[str, str]:
-    tokens = session.get(SESSION_KEY)
-    return tokens if isinstance(tokens, dict) else {}
-
-
 def _player(game: Game) -> Player | None:
     """This browser's player in ``game``, if it joined it."""
-    token = _tokens().get(str(game.id))
-    if not isinstance(token, str):
-        return None
-    player = service.player_for_token(token)
+    token = session_token(SESSION_KEY, game.id)
+    player = service.player_for_token(token) if token is not None else None
     return player if player is not None and player.game_id == game.id else None
-
-
-def _remember(player: Player, token: str) -> None:
-    tokens = _tokens()
-    tokens[str(player.game_id)] = token
-    session[SESSION_KEY] = tokens
-    session.permanent = True  # survives closing the browser, for the length of a club night and more
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -63,7 +49,7 @@ def join() -> ResponseReturnValue:
             target = form.name if error.code in ("name_taken", "bad_name") else form.code
             target.errors = [game_message(error)]
         else:
-            _remember(player, token)
+            remember_token(SESSION_KEY, player.game_id, token)
             return redirect(url_for("play.play", game_id=player.game_id), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("play/join.html", form=form), status

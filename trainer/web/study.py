@@ -28,7 +28,7 @@ from ..study import service
 from ..study.models import Deck, DeckCard, Learner, Review
 from ..study.service import StudyError
 from .auth import LearnerLogin, learner_required, logged_in_learner
-from .common import wants_json
+from .common import safe_next, wants_json
 from .forms import ActionForm, DeckForm, ImportForm, LearnerForm
 from .messages import game_message
 
@@ -44,10 +44,6 @@ def _learner_deck(deck_id: int) -> Deck:
         abort(404)
 
 
-def _safe_next() -> str | None:
-    target = request.args.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else None
-
 
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> ResponseReturnValue:
@@ -56,7 +52,7 @@ def login() -> ResponseReturnValue:
         learner = service.authenticate(form.username.data, form.password.data)
         if learner is not None:
             login_user(LearnerLogin(learner), remember=True)
-            return redirect(_safe_next() or url_for("study.decks"), code=303)
+            return redirect(safe_next() or url_for("study.decks"), code=303)
         form.password.errors = [_("Wrong name or password.")]
     return render_template("drills/login.html", form=form, signup=False), 200 if request.method == "GET" else 400
 

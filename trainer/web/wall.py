@@ -10,13 +10,11 @@ A player's identity is their wall token in the signed session cookie, as for gam
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import segno
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -34,7 +32,7 @@ from ..games.service import JOIN_CODE_LENGTH, GameError
 from ..wall import service
 from ..wall.models import Wall, WallFind, WallPlayer
 from .auth import director_required, logged_in_director
-from .common import wants_json
+from .common import qr_code, remember_token, session_token, wants_json
 from .forms import ActionForm
 
 bp = Blueprint("wall", __name__)
@@ -158,25 +156,11 @@ def _wall_of_director(wall_id: int) -> Wall:
     return wall
 
 
-def _tokens() -> dict[str, str]:
-    tokens = session.get(SESSION_KEY)
-    return tokens if isinstance(tokens, dict) else {}
-
-
 def _player(wall: Wall) -> WallPlayer | None:
     """This browser's player on ``wall``, if it joined it."""
-    token = _tokens().get(str(wall.id))
-    if not isinstance(token, str):
-        return None
-    player = service.player_for_token(token)
+    token = session_token(SESSION_KEY, wall.id)
+    player = service.player_for_token(token) if token is not None else None
     return player if player is not None and player.wall_id == wall.id else None
-
-
-def _remember(player: WallPlayer, token: str) -> None:
-    tokens = _tokens()
-    tokens[str(player.wall_id)] = token
-    session[SESSION_KEY] = tokens
-    session.permanent = True
 
 
 def _join_url(wall: Wall) -> str:
@@ -251,10 +235,7 @@ def console_live(wall_id: int) -> ResponseReturnValue:
 def join_qr(wall_id: int) -> ResponseReturnValue:
     """The join link as a QR code, for phones to scan from the screen."""
     wall = _wall_of_director(wall_id)
-    # A whole SVG document (with its xmlns): served as an image, the inline flavour shows nothing.
-    svg = io.BytesIO()
-    segno.make(_join_url(wall), error="m").save(svg, kind="svg", scale=10, dark="#000", light="#fff", border=2)
-    return Response(svg.getvalue(), content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+    return qr_code(_join_url(wall))
 
 
 @bp.post("/director/walls/<id:wall_id>/<any(start, end):action>")
@@ -314,7 +295,7 @@ def join() -> ResponseReturnValue:
             target = form.name if error.code in ("name_taken", "bad_name") else form.code
             target.errors = [wall_message(error)]
         else:
-            _remember(player, token)
+            remember_token(SESSION_KEY, player.wall_id, token)
             return redirect(url_for("wall.play", wall_id=player.wall_id), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("drills/wall/join.html", form=form), status
