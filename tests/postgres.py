@@ -37,7 +37,8 @@ def unavailable(reason: str) -> None:
 
 
 class Server:
-    """One PostgreSQL cluster; :meth:`new_database` gives each test its own database."""
+    """One PostgreSQL cluster; :meth:`new_database` gives each test its own database. :meth:`halt`,
+    :meth:`start` and :meth:`restart` make an outage of the whole server for the fault tests."""
 
     def __init__(self) -> None:
         binaries = _binaries()
@@ -60,9 +61,26 @@ class Server:
             shutil.chown(self.socket, "postgres")
         self._numbers = itertools.count(1)
         self._run([self.initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8"])
+        self.running = False
+        self.start()
+
+    def start(self) -> None:
+        """Start the cluster (again): same data folder, same socket, so every URL handed out works again."""
         options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c full_page_writes=off"
         self._run([self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-t", "30",
-                   "-l", str(folder / "server.log"), "start"])
+                   "-l", str(self.folder / "server.log"), "start"])
+        self.running = True
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the cluster and keep its data, as an outage: ``fast`` ends every client's connection and shuts
+        down cleanly, ``immediate`` stops at once, like a crash (the next start recovers from the WAL)."""
+        self._run([self.pg_ctl, "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop"])
+        self.running = False
+
+    def restart(self, mode: str = "fast") -> None:
+        """:meth:`halt` then :meth:`start`: every open connection is cut, then the same server is back."""
+        self.halt(mode)
+        self.start()
 
     def _run(self, command: list[str]) -> None:
         result = subprocess.run(self.as_user + command, capture_output=True, text=True, timeout=60, check=False)
@@ -81,7 +99,9 @@ class Server:
         return self.url(name)
 
     def stop(self) -> None:
+        """The end of the session: stop the cluster (unless a test left it halted) and remove its folder."""
         try:
-            self._run([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+            if self.running:
+                self.halt("immediate")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)

@@ -3,11 +3,13 @@
 Tests that need a real server (a restart with SIGKILL, a browser) share this one helper so that
 the port choice, the start-up wait, the environment and the log on failure are written once.
 The instance folder is a temporary one with the session's lexicon cache copied into it, so the
-server never spends the test's time building word graphs.
+server never spends the test's time building word graphs. :class:`SchedulerProcess` is the
+separate ``tirage scheduler`` of a deployment whose web processes run with ``--no-scheduler``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -17,9 +19,16 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from trainer.engine.board import Board
+from trainer.engine.lexicon import Lexicon
+from trainer.engine.movegen import generate_moves, top_moves
+from trainer.engine.notation import format_move
+from trainer.engine.rules import Ruleset
 
 WAIT = 30.0  # the longest the server may take to answer, or any wait_for() to succeed
 
@@ -31,6 +40,19 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def parse_time(text: str) -> datetime:
+    """A time as the API writes it (ISO 8601, ``Z`` for UTC)."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def best_play(state: dict[str, Any], rules: Ruleset, lexicon: Lexicon) -> tuple[str, int, str]:
+    """A top and a lesser legal play for the rack and board a client was shown (the API's game state)."""
+    board = Board.from_rows(rules.layout, state["board"])
+    score, tops = top_moves(board, rules, lexicon, state["rack"])
+    lesser = min(generate_moves(board, rules, lexicon, state["rack"]), key=lambda m: (m.score or 0, format_move(m)))
+    return format_move(tops[0]), score, format_move(lesser)
 
 
 def tirage_command() -> list[str]:
@@ -159,3 +181,83 @@ class TirageServer:
                 return int(answer.status), answer.read().decode("utf-8")
         except urllib.error.HTTPError as error:
             return int(error.code), error.read().decode("utf-8", errors="replace")
+
+    # ------------------------------------------------------------ the JSON API
+
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None,
+                headers: Mapping[str, str] | None = None, timeout: float = 10.0) -> tuple[int, dict[str, str], str]:
+        """One HTTP request: status, headers (names in lower case) and body text, error statuses included.
+        A connection that fails (a killed server) raises ``OSError`` (``URLError``, ``ConnectionError``)."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"{self.base_url}{path}", data=data, method=method,
+                                         headers={"Content-Type": "application/json", **(headers or {})})
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                status, head, raw = answer.status, answer.headers, answer.read()
+        except urllib.error.HTTPError as error:
+            status, head, raw = error.code, error.headers, error.read()
+        return int(status), {name.lower(): value for name, value in head.items()}, raw.decode("utf-8", errors="replace")
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        """A JSON API call: the status and the decoded answer; a 5xx fails the test with the server's log."""
+        status, _headers, text = self.request(method, path, body, token)
+        assert status < 500, f"{method} {path}: {status} {text[:300]!r}\n{self.output()}"
+        return status, json.loads(text) if text.startswith(("{", "[")) else text
+
+    def ok(self, method: str, path: str, body: Any = None, token: str | None = None, status: int = 200) -> Any:
+        """A JSON API call that must answer ``status``; its decoded answer."""
+        code, answer = self.call(method, path, body, token)
+        assert code == status, f"{method} {path}: {code} {answer}"
+        return answer
+
+
+class SchedulerProcess:
+    """``tirage scheduler`` beside a :class:`TirageServer` started with ``--no-scheduler``: the same
+    instance folder and environment (so the same database), its own log, restartable."""
+
+    READY = b"round scheduler running"  # what `tirage scheduler` prints once its first sweep is done
+
+    def __init__(self, server: TirageServer) -> None:
+        self.server = server
+        self.env = {**server.env, "PYTHONUNBUFFERED": "1"}  # the ready line must reach the log at once
+        self.log = server.tmp_dir / "scheduler.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = WAIT) -> SchedulerProcess:
+        """Start it and wait until it says it runs (its catch-up sweep is done by then)."""
+        assert not self.running, "the scheduler is already running"
+        seen = self.log.read_bytes().count(self.READY) if self.log.exists() else 0
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([*tirage_command(), "scheduler"], cwd=self.server.tmp_dir, env=self.env,
+                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        self.server.wait_for(lambda: self._started(seen), "tirage scheduler to start", timeout)
+        return self
+
+    def _started(self, seen: int) -> bool:
+        assert self.process is not None and self.process.poll() is None, f"tirage scheduler exited:\n{self.output()}"
+        return self.log.read_bytes().count(self.READY) > seen
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: its planned jobs die with it; only the database remembers the deadlines."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=WAIT)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM (it stops cleanly); SIGKILL if it has not exited within ``timeout``."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def output(self) -> str:
+        """Everything the scheduler printed (all its runs), for assertion messages."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""

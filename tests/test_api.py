@@ -581,7 +581,7 @@ def test_events_stream_with_ids_and_resume(api: Api, app: Flask) -> None:
     time.sleep(0.5)
     api.ok("POST", f"/api/games/{gid}/next", token=alice)
     listener.join(timeout=10)
-    assert not listener.is_alive() and 1.4 <= time.monotonic() - began < 5  # the stream ends on its own
+    assert not listener.is_alive() and time.monotonic() - began >= 1.4  # the stream lasts its timeout, then ends
     live = sse(received[0])
     assert [e["event"] for e in live if "id" in e] == ["round_started"]
     assert any(e.get("comment") == "heartbeat" for e in live)

@@ -9,52 +9,20 @@ bounded; the server's log is shown when something goes wrong.
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.processes import TirageServer
-from trainer.engine.board import Board
+from tests.processes import TirageServer as Server
+from tests.processes import best_play as _best_play
+from tests.processes import parse_time as _parse_time
 from trainer.engine.lexicon import Lexicon, LexiconStore
-from trainer.engine.movegen import generate_moves, top_moves
-from trainer.engine.notation import format_move
 from trainer.engine.rules import Ruleset
 
 PASSWORD = "correct horse"
 CLOSE_TOLERANCE = 1.5  # the scheduler sweeps every second
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-class Server(TirageServer):
-    """The real server, with JSON API calls that fail with the server's log on a 5xx."""
-
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"{self.base_url}{path}", data=data, method=method)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                status, raw = answer.status, answer.read()
-        except urllib.error.HTTPError as error:
-            status, raw = error.code, error.read()
-        assert status < 500, f"{method} {path}: {status} {raw[:300]!r}\n{self.output()}"
-        text = raw.decode("utf-8")
-        return status, json.loads(text) if text.startswith(("{", "[")) else text
-
-    def ok(self, method: str, path: str, body: Any = None, token: str | None = None, status: int = 200) -> Any:
-        code, answer = self.call(method, path, body, token)
-        assert code == status, f"{method} {path}: {code} {answer}"
-        return answer
 
 
 @pytest.fixture
@@ -65,14 +33,6 @@ def server(tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_
     running.create_director("alice", PASSWORD)
     yield running
     running.kill()
-
-
-def _best_play(state: dict[str, Any], rules: Ruleset, lexicon: Lexicon) -> tuple[str, int, str]:
-    """A top and a lesser legal play for the rack and board a client was shown."""
-    board = Board.from_rows(rules.layout, state["board"])
-    score, tops = top_moves(board, rules, lexicon, state["rack"])
-    lesser = min(generate_moves(board, rules, lexicon, state["rack"]), key=lambda m: (m.score or 0, format_move(m)))
-    return format_move(tops[0]), score, format_move(lesser)
 
 
 def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(

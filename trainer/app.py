@@ -1,7 +1,7 @@
 """The application factory: ``create_app()`` builds a configured Flask application.
 
 Configuration, in order of precedence: ``test_config`` (tests), environment variables
-(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``TIRAGE_INSTANCE`` via :mod:`trainer.paths`), then defaults
+(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``TIRAGE_INSTANCE`` via :mod:`trainer.paths`), then defaults
 that need nothing set up: a SQLite database and a generated secret key, both in the instance folder.
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 from flask import Flask
 
 from . import api, extensions, games, web
+from .live import notify
 from .paths import instance_path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -44,19 +45,33 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(STATIC_DIR),
     )
     overrides = dict(test_config or {})
+    https = os.environ.get("TIRAGE_HTTPS", "").strip().lower() in ("1", "true", "yes", "on")
     app.config.from_mapping(
         SECRET_KEY=overrides.get("SECRET_KEY") or _secret_key(instance),
         SQLALCHEMY_DATABASE_URI=database_uri(instance),
+        # A pooled connection is checked before use: after a database restart a request reconnects, not fails.
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
         BABEL_DEFAULT_LOCALE="en",
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",  # Flask-Login's "remember me" cookie of director and learner logins
+        REMEMBER_COOKIE_HTTPONLY=True,
+        # Behind https (a proxy that terminates TLS), cookies must never travel in clear: TIRAGE_HTTPS=1.
+        TIRAGE_HTTPS=https,
+        SESSION_COOKIE_SECURE=https,
+        REMEMBER_COOKIE_SECURE=https,
+        RATELIMIT_ENABLED=True,  # limits on refused joins and logins and on plays: trainer.web.security
         WTF_CSRF_TIME_LIMIT=None,  # a form left open through a long club night must still submit
         TIRAGE_SCHEDULER=False,  # `tirage serve` and `tirage scheduler` turn it on, in one process
+        TIRAGE_REDIS_URL=os.environ.get("REDIS_URL") or None,  # event wake-ups across processes (trainer.live)
+        # How often each web process's event hub reads the event table even when nobody woke it.
+        TIRAGE_LIVE_POLL=float(os.environ["TIRAGE_LIVE_POLL"]) if os.environ.get("TIRAGE_LIVE_POLL") else None,
     )
     app.config.from_mapping(overrides)
 
     extensions.init_app(app)
+    notify.init_app(app)
     games.init_app(app)
     api.init_app(app)  # first: it registers the ``id`` URL converter the pages use too
     web.init_app(app)
@@ -80,6 +95,9 @@ def _secret_key(instance: Path) -> str:
                 os.link(tmp, path)
         finally:
             os.unlink(tmp)
+    if path.stat().st_mode & 0o077:  # a key readable by others (an older version, a copy): only the owner
+        with contextlib.suppress(PermissionError):  # another user's file that we may only read: leave it
+            path.chmod(0o600)
     return path.read_text("ascii").strip()
 
 

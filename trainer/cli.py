@@ -30,28 +30,48 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, help="Port to listen on.")
-@click.option("--threads", default=64, show_default=True,
-              help="Worker threads (each open live-event stream holds one).")
-@click.option("--no-scheduler", is_flag=True, help="Do not close rounds in this process (run `tirage scheduler`).")
-def serve(host: str, port: int, threads: int, no_scheduler: bool) -> None:
-    """Start the web server (waitress) on the instance folder's database."""
-    import waitress
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Web processes sharing the port (several need PostgreSQL, or SQLite on one machine).")
+@click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 512),
+              help="Threads per process for pages and API calls (live event streams need none).")
+@click.option("--no-scheduler", is_flag=True, help="Do not close rounds here: another process runs `tirage scheduler`.")
+@click.option("--access-log", is_flag=True, help="Log every request (off: a room of phones makes a lot).")
+def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, access_log: bool) -> None:
+    """Start the production web server (uvicorn) on the instance folder's database."""
+    import os
+
+    import uvicorn
 
     from .app import create_app
-    from .extensions import lexicon_store
+    from .live.asgi import TirageASGI
 
+    _raise_open_files_limit()  # each live stream is an open connection
+    options: dict[str, Any] = {"host": host, "port": port, "access_log": access_log, "log_level": "info",
+                               "backlog": 4096, "timeout_keep_alive": 30, "timeout_graceful_shutdown": 5,
+                               "lifespan": "on"}
+    if workers == 1:
+        app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
+        click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
+        uvicorn.run(TirageASGI(app, threads), **options)
+        return
+    # Several workers: each is a fresh process building its own application; the round clock runs
+    # once, here in the supervising process, unless another process runs it.
     app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
-    # Load (and on a fresh install, build) every lexicon now, in the background, so the first
-    # game does not wait for its word graphs; a request for one being built waits for that build.
-    threading.Thread(target=_warm_lexicons, args=(lexicon_store(app),), daemon=True).start()
-    click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
-    waitress.serve(app, host=host, port=port, threads=threads)
+    os.environ["TIRAGE_SERVE_THREADS"] = str(threads)
+    os.environ["TIRAGE_SERVE_SCHEDULER"] = "0"
+    click.echo(f"Tirage on http://{host}:{port}/ with {workers} workers (instance folder {app.instance_path})")
+    uvicorn.run("trainer.live.asgi:from_environment", factory=True, workers=workers, **options)
 
 
-def _warm_lexicons(store: LexiconStore) -> None:
-    for name in store.catalogue():
-        with contextlib.suppress(ValueError, OSError):  # a broken imported list shows up when used
-            store.load(name)
+def _raise_open_files_limit() -> None:
+    """Allow as many open connections as the system lets this process have (the soft limit is often 1,024)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else 1_048_576
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 @main.command()
@@ -174,6 +194,49 @@ def lexicon_import(name: str, file: Path, rules_code: str, description: str) -> 
     if len(skipped) > 20:
         click.echo(f"... and {len(skipped) - 20} more lines skipped", err=True)
     click.echo(f"lexicon {name}: {kept} words ({rules_code}), {len(skipped)} lines skipped")
+
+
+@main.command("backup")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(file: Path | None) -> None:
+    """Copy the whole database to FILE, a SQLite file (default: backups/ in the instance folder).
+
+    Safe while `tirage serve` runs a game: the copy is one consistent moment of the database,
+    and FILE is only replaced once the new copy is complete. See docs/backup.md.
+    """
+    from . import backup as backups
+
+    try:
+        summary = backups.backup(file or backups.default_path())
+    except backups.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"backup written to {summary.path} ({summary.size / 1024:.0f} KB, schema {summary.revision}): "
+               f"{summary.describe()}")
+
+
+@main.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--replace", is_flag=True, help="Delete the data the database holds and put the backup's in its place.")
+@click.option("--yes", is_flag=True, help="Do not ask before replacing (for scripts).")
+def restore_command(file: Path, replace: bool, yes: bool) -> None:
+    """Put the backup FILE into the configured database (stop the server first).
+
+    The database must be empty (a new SQLite instance folder, or a new PostgreSQL database) unless
+    --replace is given. The restore is one transaction: if it fails, nothing changes. Start the
+    server again afterwards. See docs/backup.md.
+    """
+    from . import backup as backups
+
+    url = backups.configured_url()
+    if replace and not yes:
+        click.confirm(f"Delete everything in {backups.shown_url(url)} and put {file} in its place? "
+                      "(The server must be stopped.)", abort=True)
+    try:
+        summary = backups.restore(file, url, replace=replace)
+    except backups.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"restored {file} (schema {summary.revision}) into {backups.shown_url(url)}: {summary.describe()}")
+    click.echo("start the server again: tirage serve")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """What every endpoint of the JSON API shares: the blueprint, JSON bodies, bearer tokens, errors.
 
 Errors are :class:`~trainer.games.service.GameError` (message and HTTP status) wherever they are
-raised, answered as ``{"error": "..."}``; bad input is a 4xx, never a 500. Tokens come as
+raised, answered as ``{"error": "..."}``; bad input is a 4xx, never a 500. A database that cannot be
+reached (restarting, a dropped connection) is a 503 saying so, for the client to try again. Tokens come as
 ``Authorization: Bearer ...``: a director's signed token, or a player's random token.
 """
 
@@ -11,18 +12,23 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.routing import IntegerConverter, Map
 
 from ..extensions import db
 from ..games import accounts, service
 from ..games.models import Director, Game, Player
+from ..games.scheduler import database_error_summary
 from ..games.service import GameError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_ID = 2**31 - 1  # the largest id (and round number) an INTEGER column holds in PostgreSQL
 MAX_BODY = 64 * 1024  # settings, a play, a correction: a few hundred bytes
+DATABASE_UNAVAILABLE = ("the database is unavailable for a moment (restarting, or the connection was lost): "
+                        "try again in a few seconds")
+RETRY_AFTER_SECONDS = 5
 
 
 class IdConverter(IntegerConverter):
@@ -36,6 +42,16 @@ class IdConverter(IntegerConverter):
 def game_error(error: GameError) -> tuple[Response, int, dict[str, str]]:
     headers = {"WWW-Authenticate": 'Bearer realm="tirage"'} if error.status == 401 else {}
     return jsonify(error=str(error)), error.status, headers
+
+
+@bp.errorhandler(OperationalError)
+@bp.errorhandler(InterfaceError)
+def database_unavailable(error: DBAPIError) -> tuple[Response, int, dict[str, str]]:
+    """The DBAPI's disconnects and refused connections: the request did not complete, the client may retry.
+    Logged as one line, not a traceback: an outage would fill the log with the same one."""
+    current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
+                               database_error_summary(error))
+    return jsonify(error=DATABASE_UNAVAILABLE), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
 def json_body() -> dict[str, Any]:

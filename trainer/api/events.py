@@ -2,10 +2,13 @@
 
 The table is the truth and its ids are the SSE ids, so a client that reconnects with
 ``Last-Event-ID`` (the browser sends it by itself) gets exactly what it missed, whichever
-process wrote it. The stream polls the table with a new short-lived database session each time
-(no session or connection is held between polls), sends a comment as a heartbeat so proxies keep
-the connection, and ends after a bounded time: each open stream holds a server thread, and
-clients reconnect anyway.
+process wrote it. ``?quiet=1`` leaves out the per-player events (``joined``, ``submission``): a
+phone does not need 1,500 of them a round.
+
+Under ``tirage serve`` the stream is served by the process's event hub (:mod:`trainer.live`),
+which holds thousands of connections in one event loop. This Flask view is the same stream for
+the Flask development server and the test client: it polls the table with a short-lived session
+each time and ends after a bounded time, since each open stream holds a server thread.
 """
 
 from __future__ import annotations
@@ -26,15 +29,17 @@ from ..games.service import GameError
 from . import present
 from .common import MAX_ID, bp, get_game
 
-DEFAULT_TIMEOUT = 120.0  # seconds a stream stays open; clients reconnect
+DEFAULT_TIMEOUT = 300.0  # seconds a stream stays open; clients reconnect
 MAX_TIMEOUT = 600.0
 POLL_SECONDS = 0.5
 HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000  # how long a browser waits before reconnecting
 BATCH = 200
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # nginx must not buffer the stream
+PRIVATE_KINDS = frozenset(present.PRIVATE_EVENTS)
 
 
-def _number_arg(name: str, text: str | None, default: float, high: float) -> float:
+def seconds_arg(name: str, text: str | None, default: float = DEFAULT_TIMEOUT, high: float = MAX_TIMEOUT) -> float:
     if text is None or text == "":
         return default
     try:
@@ -46,34 +51,45 @@ def _number_arg(name: str, text: str | None, default: float, high: float) -> flo
     return value
 
 
-def last_event_id() -> int:
+def resume_from(header: str | None, arg: str | None) -> int:
     """Where to resume: the ``Last-Event-ID`` header (sent by browsers) or ``?last_event_id=``."""
-    text = (request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or "0").strip()
+    text = (header or arg or "0").strip()
     if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) > MAX_ID:
         raise GameError("Last-Event-ID must be the id of an event, a whole number", 400)
     return int(text)
 
 
-def _fetch(app: Flask, game_id: int, after: int) -> list[dict[str, Any]]:
+def quiet_arg(text: str | None) -> bool:
+    if text in (None, "", "0", "false"):
+        return False
+    if text in ("1", "true"):
+        return True
+    raise GameError("'quiet' must be 1 or 0", 400)
+
+
+def fetch(app: Flask, game_id: int, after: int, quiet: bool = False, limit: int = BATCH) -> list[dict[str, Any]]:
     """Events of the game after ``after``, in a session of its own that ends with this call."""
+    query = select(Event).where(Event.game_id == game_id, Event.id > after)
+    if quiet:
+        query = query.where(Event.kind.not_in(PRIVATE_KINDS))
     with app.app_context():  # Flask-SQLAlchemy removes the context's session when it ends
-        rows = db.session.execute(select(Event).where(Event.game_id == game_id, Event.id > after)
-                                  .order_by(Event.id).limit(BATCH)).scalars()
+        rows = db.session.execute(query.order_by(Event.id).limit(limit)).scalars()
         return [present.event(row) for row in rows]
 
 
-def _frame(shown: dict[str, Any]) -> str:
+def frame(shown: dict[str, Any]) -> str:
     return f"id: {shown['id']}\nevent: {shown['kind']}\ndata: {json.dumps(shown, separators=(',', ':'))}\n\n"
 
 
-def stream(app: Flask, game_id: int, after: int, timeout: float, poll: float, heartbeat: float) -> Iterator[str]:
+def stream(app: Flask, game_id: int, after: int, timeout: float, poll: float, heartbeat: float,
+           quiet: bool = False) -> Iterator[str]:
     """Every event after ``after`` as it is written, for ``timeout`` seconds."""
     yield f"retry: {RETRY_MS}\n\n"
     start = last_sent = time.monotonic()
     while True:
-        batch = _fetch(app, game_id, after)
+        batch = fetch(app, game_id, after, quiet)
         for shown in batch:
-            yield _frame(shown)
+            yield frame(shown)
             after = shown["id"]
         now = time.monotonic()
         if batch:
@@ -91,10 +107,11 @@ def stream(app: Flask, game_id: int, after: int, timeout: float, poll: float, he
 @bp.get("/games/<id:game_id>/events")
 def events(game_id: int) -> ResponseReturnValue:
     get_game(game_id)
-    after = last_event_id()
-    timeout = _number_arg("timeout", request.args.get("timeout"), DEFAULT_TIMEOUT, MAX_TIMEOUT)
+    after = resume_from(request.headers.get("Last-Event-ID"), request.args.get("last_event_id"))
+    timeout = seconds_arg("timeout", request.args.get("timeout"))
+    quiet = quiet_arg(request.args.get("quiet"))
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     poll = float(app.config.get("TIRAGE_SSE_POLL", POLL_SECONDS))
     heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
-    return Response(stream(app, game_id, after, timeout, poll, heartbeat), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(stream(app, game_id, after, timeout, poll, heartbeat, quiet), mimetype="text/event-stream",
+                    headers=HEADERS)

@@ -6,6 +6,8 @@ which validates, changes the rows and commits; :mod:`.present` shapes the answer
 
 from __future__ import annotations
 
+import json
+
 from flask import Response, jsonify, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
@@ -13,17 +15,23 @@ from sqlalchemy import select
 from ..extensions import db
 from ..games import accounts, service
 from ..games.accounts import DIRECTOR_TOKEN_MAX_AGE
-from ..games.models import Round
+from ..games.cache import cached, game_results
+from ..games.models import Game, Round
 from ..games.service import GameError
+from ..web.security import limited, refused_guess
 from . import export, present
 from .common import bp, directed_game, get_game, iso, json_body, optional_director, require_director, require_player
 
 
 @bp.post("/auth/token")
+@limited("login")
 def auth_token() -> ResponseReturnValue:
     data = json_body()
-    token = accounts.director_token(data.get("username"), data.get("password"))
+    username, password = data.get("username"), data.get("password")
+    token = accounts.director_token(username, password)
     if token is None:
+        if isinstance(username, str) and username.strip() and isinstance(password, str) and password:
+            refused_guess()  # a password tried, not a malformed request
         raise GameError("wrong username or password", 401)
     return jsonify(token=token, token_type="Bearer", expires_in=DIRECTOR_TOKEN_MAX_AGE)
 
@@ -36,9 +44,15 @@ def create_game() -> ResponseReturnValue:
 
 
 @bp.post("/join")
+@limited("join")
 def join() -> ResponseReturnValue:
     data = json_body()
-    player, token = service.join_game(data.get("code"), data.get("name"))
+    try:
+        player, token = service.join_game(data.get("code"), data.get("name"))
+    except GameError as error:
+        if error.code == "unknown_code":
+            refused_guess()
+        raise
     return jsonify(game_id=player.game_id, player_id=player.id, name=player.name, token=token), 201
 
 
@@ -114,10 +128,11 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     data = json_body()
     service.correct(game, number, data.get("player_id"), data.get("score"), data.get("reason"), director.username)
-    return _round(game_id, number), 201
+    return round_details(game_id, number), 201
 
 
 @bp.post("/games/<id:game_id>/rounds/<id:number>/plays")
+@limited("submit")
 def play(game_id: int, number: int) -> ResponseReturnValue:
     player = require_player()
     game = get_game(game_id)
@@ -127,7 +142,7 @@ def play(game_id: int, number: int) -> ResponseReturnValue:
                    received_at=iso(submission.received_at))
 
 
-def _round(game_id: int, number: int) -> Response:
+def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
     game = get_game(game_id)
     round_ = db.session.execute(
         select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
@@ -135,18 +150,34 @@ def _round(game_id: int, number: int) -> Response:
         raise GameError(f"game {game_id} has no round {number}", 404)
     if round_.status != "closed":
         raise GameError(f"the results of round {number} are published when it closes", 403)
-    return jsonify(present.round_details(game, round_, service.results(game)))
+    return game, round_
 
 
 @bp.get("/games/<id:game_id>/rounds/<id:number>")
 def round_details(game_id: int, number: int) -> ResponseReturnValue:
-    return _round(game_id, number)
+    game, round_ = _closed_round(game_id, number)
+    # Built once per version of the game: the whole room may ask at the reveal.
+    body = cached(game, ("round", number),
+                  lambda: json.dumps(present.round_details(game, round_, game_results(game)), separators=(",", ":")))
+    return Response(body, mimetype="application/json")
+
+
+@bp.get("/games/<id:game_id>/rounds/<id:number>/me")
+def my_round(game_id: int, number: int) -> ResponseReturnValue:
+    """What a phone shows at the reveal: the round's tops and this player's own figures, small."""
+    player = require_player()
+    game, round_ = _closed_round(game_id, number)
+    if player.game_id != game.id:
+        raise GameError("this token is not for this game", 403)
+    return jsonify(present.my_round(game, round_, game_results(game), player))
 
 
 @bp.get("/games/<id:game_id>/standings")
 def standings(game_id: int) -> ResponseReturnValue:
     game = get_game(game_id)
-    return jsonify(present.standings(game, service.results(game)))
+    body = cached(game, "standings",
+                  lambda: json.dumps(present.standings(game, game_results(game)), separators=(",", ":")))
+    return Response(body, mimetype="application/json")
 
 
 @bp.get("/games/<id:game_id>/export.csv")

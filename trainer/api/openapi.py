@@ -153,6 +153,14 @@ SCHEMAS: dict[str, Any] = {
         "placed": _STR, "plays": {"type": "integer", "description": "Number of legal plays."},
         "solo": {"type": ["string", "null"]},
         "results": {"type": "array", "items": _ref("PlayerRound")}}},
+    "MyRound": {"type": "object", "required": ["number", "rack", "tops", "placed", "top_score", "result", "standing"],
+                "properties": {
+        "game_id": _INT, "number": _INT, "rack": _STR, "top_score": _INT,
+        "tops": {"type": "array", "items": _STR}, "placed": _STR, "plays": _INT,
+        "result": {"anyOf": [_ref("PlayerRound"), {"type": "null"}]},
+        "standing": {"anyOf": [{"type": "object", "required": ["rank", "of", "total", "negatif", "percentage"],
+                                "properties": {"rank": _INT, "of": _INT, "total": _INT, "negatif": _INT,
+                                               "percentage": _INT}}, {"type": "null"}]}}},
     "Standing": {"type": "object", "required": ["rank", "name", "total", "negatif", "percentage", "tops", "solos"],
                  "properties": {
         "rank": _INT, "player_id": {"type": ["integer", "null"]}, "name": _STR, "total": _INT,
@@ -217,6 +225,10 @@ PATHS: dict[str, Any] = {
         "tags": ["display"], "summary": "A closed round's results", "security": [],
         "parameters": [GAME_ID, ROUND],
         "responses": {**_ok("RoundDetails", "The round."), **_errors(403, 404)}}},
+    "/api/games/{game_id}/rounds/{number}/me": {"get": {
+        "tags": ["player"], "summary": "A closed round as the player sees it (small: what a phone reads at the reveal)",
+        "security": PLAYER, "parameters": [GAME_ID, ROUND],
+        "responses": {**_ok("MyRound", "The tops, the player's own result and place."), **_errors(401, 403, 404)}}},
     "/api/games/{game_id}/standings": {"get": {
         "tags": ["display"], "summary": "The standings", "security": [], "parameters": [GAME_ID],
         "responses": {**_ok("Standings", "Best first; ties share a rank."), **_errors(404)}}},
@@ -225,7 +237,8 @@ PATHS: dict[str, Any] = {
         "description": ("Named events (`event:` is the kind: created, joined, round_started, submission, paused, "
                         "resumed, extended, round_closed, placed, corrected, finished), each with its `id:`; the "
                         "data is a JSON object with `id`, `kind`, `at` and the event's fields. Submissions carry "
-                        "only counts. A comment is sent as a heartbeat; the stream ends after `timeout` seconds "
+                        "only counts; `quiet=1` leaves out the per-player events (joined, submission). A comment is "
+                        "sent as a heartbeat; the stream ends after `timeout` seconds "
                         "and clients reconnect with Last-Event-ID."),
         "parameters": [
             GAME_ID,
@@ -233,7 +246,8 @@ PATHS: dict[str, Any] = {
             {"name": "last_event_id", "in": "query", "required": False,
              "schema": {"type": "integer", "minimum": 0}},
             {"name": "timeout", "in": "query", "required": False,
-             "schema": {"type": "number", "minimum": 0, "maximum": 600, "default": 120}}],
+             "schema": {"type": "number", "minimum": 0, "maximum": 600, "default": 300}},
+            {"name": "quiet", "in": "query", "required": False, "schema": {"type": "integer", "enum": [0, 1]}}],
         "responses": {"200": {"description": "The event stream.",
                               "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                       **_errors(400, 404)}}},

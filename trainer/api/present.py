@@ -14,7 +14,7 @@ from sqlalchemy import select
 from ..duplicate.results import GameResults, PlayerRound
 from ..extensions import db
 from ..games import service
-from ..games.models import Event, Game, Result, Round
+from ..games.models import Event, Game, Player, Result, Round
 from .common import iso
 
 SETTINGS = ("rules", "lexicon", "notation", "round_seconds", "reveal_seconds", "draw_rule", "solo_bonus",
@@ -50,7 +50,7 @@ def state(game: Game, for_director: bool) -> dict[str, Any]:
         "deadline": iso(round_.deadline) if round_ and round_.status == "open" else None,
         "seconds_left": round(left, 1) if left is not None else None,
         "submissions": service.submission_count(round_) if round_ else 0,
-        "players": len(game.players),
+        "players": service.player_count(game),
         "notation": game.notation,
         "next_round_at": iso(game.next_round_at),
         "end_reason": game.end_reason,
@@ -104,6 +104,28 @@ def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, 
         "solo": scored.solo,
         "results": [_player_round(p, ids.get(p.player), rows.get(ids[p.player]) if p.player in ids else None)
                     for p in scored.players.values()],
+    }
+
+
+def my_round(game: Game, round_: Round, results: GameResults, player: Player) -> dict[str, Any]:
+    """A closed round as one player sees it: the tops, their own play and figures, their place so far."""
+    scored = next(r for r in results.rounds if r.number == round_.number)
+    own = scored.players.get(player.name)
+    row = db.session.execute(select(Result).where(Result.round_id == round_.id, Result.player_id == player.id)
+                             ).scalar_one_or_none()
+    standing = next((s for s in results.standings if s.player == player.name), None)
+    return {
+        "game_id": game.id,
+        "number": round_.number,
+        "rack": round_.rack,
+        "top_score": round_.top_score,
+        "tops": list(round_.tops or []),
+        "placed": round_.placed_move,
+        "plays": scored.plays,
+        "result": _player_round(own, player.id, row) if own is not None else None,
+        "standing": {"rank": standing.rank, "of": len(results.standings), "total": standing.total,
+                     "negatif": standing.negatif, "percentage": standing.percentage}
+        if standing is not None else None,
     }
 
 

@@ -7,6 +7,10 @@ idempotent (:mod:`trainer.games.service`). The scheduler only decides *when* to 
 * a sweep every second that runs whatever is due, so that a restart, a round whose job was
   lost, or a deadline set by another process (several web workers) is never missed.
 
+A database outage (a restart, a dropped connection) stops nothing for good: a sweep that cannot
+reach the database logs it once and the next sweep, a second later, tries again; the deadlines
+are in the database, so a round that fell due meanwhile closes as soon as it is back.
+
 Run it in exactly one process: ``tirage serve`` starts it in-process by default; with several
 web processes, start them with ``--no-scheduler`` and run ``tirage scheduler`` once.
 """
@@ -20,6 +24,7 @@ from datetime import datetime
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ..extensions import db
 from . import service
@@ -31,6 +36,8 @@ log = logging.getLogger(__name__)
 
 _apps: dict[int, Flask] = {}  # jobs carry plain ids; the app is looked up here
 _lock = threading.Lock()
+_unreachable: set[int] = set()  # apps whose last sweep could not reach the database (logged once per outage)
+DATABASE_DOWN = (OperationalError, InterfaceError)  # what the DBAPI raises for a refused or lost connection
 
 
 def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
@@ -43,6 +50,11 @@ def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
             if kind == "close":
                 return service.close_round(game_id, number, author="scheduler")
             return service.next_round(game_id, number, author="scheduler")
+        except DATABASE_DOWN as error:  # the sweep tries again once the database is back
+            db.session.rollback()
+            log.warning("round transition %s for game %s round %s waits for the database: %s", kind, game_id,
+                        number, database_error_summary(error))
+            return False
         except Exception:  # one broken game must not stop the others' rounds
             db.session.rollback()
             log.exception("round transition %s failed for game %s round %s", kind, game_id, number)
@@ -57,10 +69,27 @@ def sweep(app_key: int) -> int:
     if app is None:
         return 0
     with _lock:  # one sweep at a time in this process; other processes are fenced by the database
-        with app.app_context():
-            due = service.due_work(service.utcnow())
-            db.session.remove()
+        try:
+            with app.app_context():
+                due = service.due_work(service.utcnow())
+                db.session.remove()
+        except DATABASE_DOWN as error:
+            if app_key not in _unreachable:
+                _unreachable.add(app_key)
+                log.warning("round scheduler cannot reach the database, trying again every %g s: %s",
+                            SWEEP_SECONDS, database_error_summary(error))
+            return 0
+        if app_key in _unreachable:
+            _unreachable.discard(app_key)
+            log.warning("round scheduler reaches the database again: due rounds close now")
         return sum(_run(app_key, kind, game_id, number) for kind, game_id, number in due)
+
+
+def database_error_summary(error: Exception) -> str:
+    """The driver's message without the SQL and the link SQLAlchemy appends: one line per log entry
+    (the API and the pages log their 503s with it too)."""
+    lines = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 class RoundScheduler:
@@ -86,12 +115,16 @@ class RoundScheduler:
         app = _apps.get(self.app_key)
         if app is None:
             return
-        with app.app_context():
-            closes = db.session.execute(select(Round.game_id, Round.number, Round.deadline).where(
-                Round.status == "open", Round.deadline.is_not(None))).all()
-            nexts = db.session.execute(select(Game.id, Game.round_number, Game.next_round_at).where(
-                Game.status == "revealing", Game.next_round_at.is_not(None))).all()
-            db.session.remove()
+        try:
+            with app.app_context():
+                closes = db.session.execute(select(Round.game_id, Round.number, Round.deadline).where(
+                    Round.status == "open", Round.deadline.is_not(None))).all()
+                nexts = db.session.execute(select(Game.id, Game.round_number, Game.next_round_at).where(
+                    Game.status == "revealing", Game.next_round_at.is_not(None))).all()
+                db.session.remove()
+        except DATABASE_DOWN as error:  # the sweeps run them, a second late at most
+            log.warning("round scheduler could not plan the deadlines: %s", database_error_summary(error))
+            return
         for game_id, number, when in closes:
             self.plan("close", game_id, number, when)
         for game_id, number, when in nexts:

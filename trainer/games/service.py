@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import distinct, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..duplicate.draw import Bag, DrawRule, GameOverError, reliquat_after
@@ -195,7 +195,7 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
         db.session.rollback()
         raise GameError(f"the name {name!r} is taken in this game: choose another", 409, code="name_taken",
                         name=name) from None
-    log(game.id, "joined", {"players": len(game.players)}, name)
+    log(game.id, "joined", {"players": player_count(game)}, name)
     db.session.commit()
     return player, token
 
@@ -357,7 +357,13 @@ def last_submission(round_: Round, player_id: int) -> Submission | None:
 
 
 def submission_count(round_: Round) -> int:
-    return len(set(db.session.execute(select(Submission.player_id).where(Submission.round_id == round_.id)).scalars()))
+    """How many players have handed in a play (counted by the database: this runs on every submission)."""
+    return int(db.session.execute(select(func.count(distinct(Submission.player_id)))
+                                  .where(Submission.round_id == round_.id)).scalar_one())
+
+
+def player_count(game: Game) -> int:
+    return int(db.session.execute(select(func.count(Player.id)).where(Player.game_id == game.id)).scalar_one())
 
 
 def close_round(game_id: int, number: int, author: str, now: datetime | None = None, early: bool = False) -> bool:

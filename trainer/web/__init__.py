@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from babel import Locale
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import get_locale
 
 from ..extensions import babel, csrf
@@ -60,11 +60,14 @@ def current_theme() -> str:
 def _remember_language(response: Response) -> Response:
     """Keep an explicit ``?lang=`` or ``?theme=`` choice for later visits; tell caches the page depends on them."""
     asked = _supported(request.args.get(LANG_PARAM))
+    secure = bool(current_app.config.get("SESSION_COOKIE_SECURE"))  # https only, like the session (TIRAGE_HTTPS)
     if asked and request.cookies.get(LANG_COOKIE) != asked:
-        response.set_cookie(LANG_COOKIE, asked, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+        response.set_cookie(LANG_COOKIE, asked, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True,
+                            secure=secure)
     theme = request.args.get(THEME_PARAM)
     if theme in THEMES and request.cookies.get(THEME_COOKIE) != theme:
-        response.set_cookie(THEME_COOKIE, theme, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+        response.set_cookie(THEME_COOKIE, theme, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True,
+                            secure=secure)
     if request.endpoint != "static":
         response.vary.update(("Accept-Language", "Cookie"))
     return response
@@ -101,7 +104,7 @@ def _this_page_with(name: str, value: str) -> str:
 def init_app(app: Flask) -> None:
     """Wire translations, the language cookie and the blueprints into ``app``."""
     from ..api.common import bp as api_bp
-    from . import auth, director, pages, play, projector, study, wall
+    from . import auth, director, pages, play, projector, security, study, wall
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
@@ -111,3 +114,4 @@ def init_app(app: Flask) -> None:
     app.context_processor(_language_context)
     for blueprint in (pages.bp, director.bp, play.bp, projector.bp, study.bp, wall.bp):
         app.register_blueprint(blueprint)
+    security.init_app(app)  # last: its limits wrap the views registered above (the API's included)

@@ -23,11 +23,13 @@ from .common import action_done, qr_code, safe_next
 from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
 from .gameview import game_results, game_view
 from .messages import game_message
+from .security import limited, posted_number, refused_guess
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limited("login")
 def login() -> ResponseReturnValue:
     form = LoginForm()
     if form.validate_on_submit():
@@ -35,6 +37,7 @@ def login() -> ResponseReturnValue:
         if director is not None:
             login_user(DirectorLogin(director), remember=True)
             return redirect(safe_next() or url_for("director.games"), code=303)
+        refused_guess()
         form.password.errors = [_("Wrong director name or password.")]
     return render_template("director/login.html", form=form), 200 if request.method == "GET" else 400
 
@@ -204,7 +207,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
         return redirect(back, code=303)
     director = logged_in_director()
     assert director is not None
-    player_id = int(form.player_id.data) if str(form.player_id.data).isdigit() else None
+    player_id = posted_number(form.player_id.data)
     try:
         service.correct(game, number, player_id, form.score.data, form.reason.data, director.username)
     except GameError as error:

@@ -8,12 +8,9 @@ the round closes.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from math import ceil
 
-from flask import Flask, current_app
 from sqlalchemy import func, select
 
 from ..duplicate.results import GameResults, PlayerRound, Standing
@@ -23,6 +20,7 @@ from ..engine.notation import parse_move, square_name
 from ..engine.rules import Notation, ruleset
 from ..extensions import db
 from ..games import service
+from ..games.cache import cached, game_results
 from ..games.models import Event, Game, Player, Round
 
 STANDINGS_PAGE = 10  # rows of the standings on one projector page
@@ -178,44 +176,6 @@ def rack_view(game: Game, rack: str) -> list[RackTile]:
     return [RackTile(ch, 0 if ch == "?" else tileset.value(ch)) for ch in rack]
 
 
-class ResultsCache:
-    """Results of a game, recomputed only when something that changes them is logged: every phone asks
-    for them at a reveal, and the standings of a large room cost more than the page. One per application
-    (so per database)."""
-
-    KEPT = 64
-    KEY = "tirage.results_cache"
-
-    def __init__(self) -> None:
-        self._entries: OrderedDict[tuple[int, int, int], GameResults] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @classmethod
-    def of(cls, app: Flask) -> ResultsCache:
-        cache: ResultsCache = app.extensions.setdefault(cls.KEY, cls())
-        return cache
-
-    def get(self, game: Game) -> GameResults:
-        version = db.session.execute(select(func.max(Event.id)).where(
-            Event.game_id == game.id, Event.kind != "submission")).scalar() or 0
-        key = (game.id, version, len(game.players))
-        with self._lock:
-            cached = self._entries.get(key)
-            if cached is not None:
-                self._entries.move_to_end(key)
-                return cached
-        computed = service.results(game)
-        with self._lock:
-            self._entries[key] = computed
-            while len(self._entries) > self.KEPT:
-                self._entries.popitem(last=False)
-        return computed
-
-
-def game_results(game: Game) -> GameResults:
-    return ResultsCache.of(current_app).get(game)
-
-
 def _closed_round(game: Game) -> Round | None:
     """The round whose reveal is showing: the current one once it is closed."""
     round_ = service.current_round(game)
@@ -241,24 +201,25 @@ def game_view(game: Game) -> GameView:
     round_ = service.current_round(game)
     closed = _closed_round(game)
     results = game_results(game) if any(r.status == "closed" for r in game.rounds) else None
-    reveal = _reveal(game, closed, results) if closed is not None and results is not None else None
+    # The same for every phone at a reveal, and it sorts the whole room: once per version of the game.
+    reveal = (cached(game, ("reveal", closed.number), lambda: _reveal(game, closed, results))
+              if closed is not None and results is not None else None)
     # The board: during a round, the position the rack is played on with the last play marked; at a
     # reveal, the position before the round with the placed top highlighted.
     if closed is not None:
-        cells = closed.board_before
-        highlight = play_squares(game, cells, closed.placed_move)
-        board = board_view(game, game.board, highlight=highlight)
+        board = cached(game, "board", lambda: board_view(
+            game, game.board, highlight=play_squares(game, closed.board_before, closed.placed_move)))
         last_play = None
     else:
         previous = _previous_round(game, round_)
-        new = play_squares(game, previous.board_before, previous.placed_move) if previous is not None else set()
-        board = board_view(game, game.board, new=new)
+        board = cached(game, "board", lambda: board_view(game, game.board, new=play_squares(
+            game, previous.board_before, previous.placed_move) if previous is not None else set()))
         last_play = (previous.placed_move or "", previous.top_score or 0) if previous is not None else None
     submissions = service.submission_count(round_) if round_ is not None and round_.status != "closed" else 0
     view = GameView(game=game, notation=notation, board=board, round=round_,
                     rack=rack_view(game, round_.rack) if round_ is not None else [],
                     seconds_left=service.seconds_left(round_), submissions=submissions,
-                    players=len(game.players), last_play=last_play, reveal=reveal, results=results)
+                    players=service.player_count(game), last_play=last_play, reveal=reveal, results=results)
     view.last_event_id = db.session.execute(select(func.max(Event.id)).where(Event.game_id == game.id)).scalar() or 0
     if results is not None:
         view.standings = list(results.standings)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from markupsafe import escape
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from ..api.common import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS
 from ..engine.rules import ruleset, ruleset_codes
 from ..extensions import lexicon_store
+from ..games.scheduler import database_error_summary
+from .common import wants_json
 
 bp = Blueprint("pages", __name__)
 
@@ -73,3 +79,30 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
         # The error page itself failed (a broken template, say): log it and fall back to the bare page.
         current_app.logger.exception("error page for %s failed", code)
         return error.get_response()
+
+
+@bp.app_errorhandler(OperationalError)
+@bp.app_errorhandler(InterfaceError)
+def database_unavailable(error: DBAPIError) -> ResponseReturnValue:
+    """The database cannot be reached (restarting, a dropped connection): 503 and "try again", never a 500.
+
+    The API has its own handler (trainer.api.common); this one serves the pages, their scripts' JSON
+    requests, and any ``/api`` address outside the API's views.
+    """
+    current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
+                               database_error_summary(error))
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if _is_api_request():
+        return jsonify(error=DATABASE_UNAVAILABLE), 503, headers
+    title = _("Database unavailable")
+    explanation = _("The server cannot reach its database for a moment. Wait a few seconds and try again.")
+    if wants_json():
+        return jsonify(ok=False, error=explanation), 503, headers
+    try:
+        return render_template("error.html", code=503, title=title, explanation=explanation), 503, headers
+    except Exception as failed:
+        # The page needs the database too when someone is logged in (the header names their account).
+        current_app.logger.warning("the 503 page failed (%s): a bare page instead", type(failed).__name__)
+        page = (f'<!doctype html><html lang="{escape(str(get_locale() or "en"))}"><meta charset="utf-8">'
+                f"<title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(explanation)}</p></html>")
+        return page, 503, headers

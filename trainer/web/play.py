@@ -6,19 +6,22 @@ so a reload, a lost connection or a closed tab brings the same player back with 
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, get_template_attribute, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 
 from ..extensions import db
 from ..games import service
+from ..games.cache import cached
 from ..games.models import Game, Player
 from ..games.service import GameError
 from .common import game_or_missing, missing_game_page, remember_token, session_token, wants_json
 from .forms import JoinForm, PlayForm
 from .gameview import game_view, player_view
 from .messages import game_message
+from .security import limited, posted_number, refused_guess
 
 bp = Blueprint("play", __name__)
 
@@ -33,6 +36,7 @@ def _player(game: Game) -> Player | None:
 
 
 @bp.route("/join", methods=["GET", "POST"])
+@limited("join")
 def join() -> ResponseReturnValue:
     form = JoinForm()
     if request.method == "GET":
@@ -46,6 +50,8 @@ def join() -> ResponseReturnValue:
         try:
             player, token = service.join_game(form.code.data, form.name.data)
         except GameError as error:
+            if error.code == "unknown_code":
+                refused_guess()
             target = form.name if error.code in ("name_taken", "bad_name") else form.code
             target.errors = [game_message(error)]
         else:
@@ -57,7 +63,12 @@ def join() -> ResponseReturnValue:
 
 def _page_context(game: Game, player: Player) -> dict[str, object]:
     view = game_view(game)
-    return {"view": view, "game": game, "me": player_view(view, player), "form": PlayForm()}
+    tappable = view.status in ("playing", "paused")
+    # The board is the same on every phone: drawn once per version of the game and language, since a
+    # whole room asks for it at once after each round event.
+    board_html = cached(game, ("phone-board", str(get_locale()), tappable),
+                        lambda: get_template_attribute("_game.html", "board")(view.board, tappable=tappable))
+    return {"view": view, "game": game, "me": player_view(view, player), "form": PlayForm(), "board_html": board_html}
 
 
 @bp.get("/play/<id:game_id>")
@@ -84,6 +95,7 @@ def live(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/play/<id:game_id>/submit")
+@limited("submit")
 def submit(game_id: int) -> ResponseReturnValue:
     """Hand in a play. It is on disk before the answer says so; a later one replaces it until the deadline."""
     game = game_or_missing(game_id)
@@ -99,7 +111,8 @@ def submit(game_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         error = _("Write your play first, like %(example)s.", example=view.example)
     else:
-        number = int(form.round.data) if str(form.round.data or "").isdigit() else game.round_number
+        number = posted_number(form.round.data)
+        number = game.round_number if number is None else number
         try:
             accepted = service.submit(game, player, number, form.move.data)
         except GameError as refused:

@@ -31,6 +31,7 @@ from .auth import LearnerLogin, learner_required, logged_in_learner
 from .common import safe_next, wants_json
 from .forms import ActionForm, DeckForm, ImportForm, LearnerForm
 from .messages import game_message
+from .security import limited, posted_number, refused_guess
 
 bp = Blueprint("study", __name__, url_prefix="/study")
 
@@ -46,6 +47,7 @@ def _learner_deck(deck_id: int) -> Deck:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limited("login")
 def login() -> ResponseReturnValue:
     form = LearnerForm()
     if form.validate_on_submit():
@@ -53,6 +55,7 @@ def login() -> ResponseReturnValue:
         if learner is not None:
             login_user(LearnerLogin(learner), remember=True)
             return redirect(safe_next() or url_for("study.decks"), code=303)
+        refused_guess()
         form.password.errors = [_("Wrong name or password.")]
     return render_template("drills/login.html", form=form, signup=False), 200 if request.method == "GET" else 400
 
@@ -187,7 +190,7 @@ def check_word(deck_id: int) -> ResponseReturnValue:
 def _row(deck: Deck) -> DeckCard:
     number = request.form.get("card", "")
     try:
-        return service.deck_card(deck, int(number) if number.isdigit() else None)
+        return service.deck_card(deck, posted_number(number))
     except StudyError:
         abort(404)
 
@@ -247,7 +250,7 @@ def grade(deck_id: int) -> ResponseReturnValue:
     if ActionForm().validate_on_submit():
         text = request.form.get("rating", "")
         try:
-            service.regrade(deck, int(text) if text.isdigit() else None)
+            service.regrade(deck, posted_number(text))
         except StudyError as error:
             flash(game_message(error), "error")
     return redirect(url_for("study.study", deck_id=deck.id), code=303)

@@ -34,6 +34,7 @@ from ..wall.models import Wall, WallFind, WallPlayer
 from .auth import director_required, logged_in_director
 from .common import qr_code, remember_token, session_token, wants_json
 from .forms import ActionForm
+from .security import limited, refused_guess
 
 bp = Blueprint("wall", __name__)
 
@@ -279,6 +280,7 @@ def screen_live(wall_id: int) -> ResponseReturnValue:
 # ---------------------------------------------------------------- the players' phones
 
 @bp.route("/walls/join", methods=["GET", "POST"])
+@limited("join")
 def join() -> ResponseReturnValue:
     form = WallJoinForm()
     if request.method == "GET":
@@ -292,6 +294,8 @@ def join() -> ResponseReturnValue:
         try:
             player, token = service.join_wall(form.code.data, form.name.data)
         except GameError as error:
+            if error.code == "unknown_code":
+                refused_guess()
             target = form.name if error.code in ("name_taken", "bad_name") else form.code
             target.errors = [wall_message(error)]
         else:

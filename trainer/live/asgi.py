@@ -1,0 +1,175 @@
+"""The application ``tirage serve`` runs: uvicorn in front, the event stream in the event loop.
+
+``GET /api/games/<id>/events`` is answered here, by the process's :class:`~.hub.EventHub`: an open
+stream costs a queue and a coroutine, not a thread, so one process holds thousands. Every other
+request goes to the Flask application through a2wsgi's thread pool, unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import threading
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qs
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+
+from ..api.common import MAX_ID
+from ..api.events import HEADERS, RETRY_MS, fetch, frame, quiet_arg, resume_from, seconds_arg
+from ..extensions import db, lexicon_store
+from ..games.models import Game
+from ..games.service import GameError
+from .hub import EventHub
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+EVENTS_PATH = re.compile(r"/api/games/([0-9]{1,12})/events/?")
+HEARTBEAT_SECONDS = 15.0
+CATCH_UP_LIMIT = 100_000
+DEFAULT_THREADS = 16
+log = logging.getLogger(__name__)
+
+
+class TirageASGI:
+    """The ASGI application of one web process."""
+
+    def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
+        self.flask = app
+        self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
+        self.hub = EventHub(app, poll=app.config.get("TIRAGE_LIVE_POLL"), redis_url=app.config.get("TIRAGE_REDIS_URL"))
+        self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
+        self._deadlines: dict[Any, float] = {}
+        self._heartbeat_task: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] == "http" and scope["method"] == "GET":
+            match = EVENTS_PATH.fullmatch(scope["path"])
+            if match is not None:
+                await self._events(int(match[1]), scope, receive, send)
+                return
+        await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------ start and stop
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self.hub.start()
+                    self._heartbeat_task = asyncio.create_task(self._heartbeats(), name="sse-heartbeats")
+                    threading.Thread(target=_warm_lexicons, args=(self.flask,), daemon=True).start()
+                except Exception as error:
+                    await send({"type": "lifespan.startup.failed", "message": str(error)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                if self._heartbeat_task is not None:
+                    self._heartbeat_task.cancel()
+                await self.hub.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _heartbeats(self) -> None:
+        """A comment on every stream every ``heartbeat`` seconds (proxies keep the connection); end streams
+        whose time is up (clients reconnect with Last-Event-ID)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            now = loop.time()
+            for streams in list(self.hub.streams.values()):
+                for stream in list(streams):
+                    if self._deadlines.get(stream, now + 1) <= now:
+                        stream.close()
+                    else:
+                        stream.offer(0, b": heartbeat\n\n")
+
+    # ------------------------------------------------------------ the event stream
+
+    async def _events(self, game_id: int, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        query = {key: values[-1] for key, values in parse_qs(scope["query_string"].decode("latin-1")).items()}
+        try:
+            if game_id > MAX_ID or not await asyncio.to_thread(self._game_exists, game_id):
+                raise GameError(f"no game has the id {game_id}", 404)
+            after = resume_from(headers.get("last-event-id"), query.get("last_event_id"))
+            timeout = seconds_arg("timeout", query.get("timeout"))
+            quiet = quiet_arg(query.get("quiet"))
+        except GameError as error:
+            await _json_error(send, error.status, str(error))
+            return
+
+        stream = self.hub.subscribe(game_id, quiet)  # before the catch-up read, so nothing falls between
+        loop = asyncio.get_running_loop()
+        self._deadlines[stream] = loop.time() + timeout
+        watcher = asyncio.create_task(_watch_disconnect(receive, stream.close))
+        try:
+            caught_up = await asyncio.to_thread(fetch, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"),
+                *((key.lower().encode(), value.encode()) for key, value in HEADERS.items()),
+                (b"x-content-type-options", b"nosniff")]})
+            sent = {shown["id"] for shown in caught_up}
+            body = f"retry: {RETRY_MS}\n\n" + "".join(frame(shown) for shown in caught_up)
+            await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
+            if timeout > 0:
+                while (item := await stream.queue.get()) is not None:
+                    event_id, data = item
+                    if event_id and (event_id <= after or event_id in sent):
+                        continue  # already sent by the catch-up read
+                    await send({"type": "http.response.body", "body": data, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the client went away while we wrote
+        finally:
+            watcher.cancel()
+            self.hub.unsubscribe(stream)
+            self._deadlines.pop(stream, None)
+
+    def _game_exists(self, game_id: int) -> bool:
+        with self.flask.app_context():
+            return db.session.get(Game, game_id) is not None
+
+
+async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None]) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    on_disconnect()
+
+
+async def _json_error(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"x-content-type-options", b"nosniff")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _warm_lexicons(app: Flask) -> None:
+    """Load (on a fresh install, build) every lexicon now so the first game does not wait for its graphs."""
+    store = lexicon_store(app)
+    for name in store.catalogue():
+        with contextlib.suppress(ValueError, OSError):  # a broken imported list shows up when used
+            store.load(name)
+
+
+def from_environment() -> TirageASGI:
+    """The application of one uvicorn worker (``tirage serve --workers N`` imports it by name)."""
+    from ..app import create_app
+
+    scheduler = os.environ.get("TIRAGE_SERVE_SCHEDULER") == "1"
+    threads = int(os.environ.get("TIRAGE_SERVE_THREADS", DEFAULT_THREADS))
+    return TirageASGI(create_app({"TIRAGE_SCHEDULER": scheduler}), threads)

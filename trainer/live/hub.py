@@ -1,0 +1,218 @@
+"""One event hub per web process: reads new events once, fans each one out to every open stream.
+
+The hub keeps a cursor over the ``event`` table's ids. It reads what is past the cursor when woken
+(a commit in this process, a Redis message from another) and at least every ``poll`` seconds (a
+process that cannot tell it: no Redis). PostgreSQL hands out ids in order but may commit them out
+of order, so an id skipped by one read is remembered as a gap and read again for ``GAP_SECONDS``
+(after that it was a rolled-back transaction). Each stream has a bounded queue: a client too slow
+to read is dropped and reconnects with ``Last-Event-ID``, so it costs nobody else anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import func, or_, select
+
+from ..api import present
+from ..api.events import frame
+from ..extensions import db
+from ..games.models import Event
+from . import notify
+
+POLL_SECONDS = 0.5  # without Redis, how late an event written by another process may be
+REDIS_POLL_SECONDS = 5.0  # with Redis, only a safety net for lost messages
+GAP_SECONDS = 30.0
+READ_LIMIT = 5000
+QUEUE_LIMIT = 2000  # frames waiting for one client before it is dropped
+QUIET_KINDS = frozenset(present.PRIVATE_EVENTS)  # one per player: streams with ``quiet`` skip them
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Stream:
+    """One open connection: the frames waiting for it, and whether it wants per-player events."""
+
+    game_id: int
+    quiet: bool
+    queue: asyncio.Queue[tuple[int, bytes] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+
+    def offer(self, event_id: int, data: bytes) -> bool:
+        try:
+            self.queue.put_nowait((event_id, data))
+            return True
+        except asyncio.QueueFull:
+            return False
+
+    def close(self) -> None:
+        """Tell the stream's writer to end (its client reconnects with Last-Event-ID)."""
+        while True:
+            try:
+                self.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.queue.get_nowait()
+
+
+@dataclass
+class HubFigures:
+    reads: int = 0
+    events: int = 0
+    frames: int = 0
+    dropped: int = 0
+
+
+class EventHub:
+    """Runs in the web process's event loop; the database work runs in the loop's thread pool."""
+
+    def __init__(self, app: Flask, poll: float | None = None, redis_url: str | None = None) -> None:
+        self.app = app
+        self.redis_url = redis_url
+        self.poll = poll if poll is not None else (REDIS_POLL_SECONDS if redis_url else POLL_SECONDS)
+        self.streams: dict[int, set[Stream]] = {}
+        self.cursor = 0
+        self.gaps: dict[int, float] = {}  # id -> when it was first missed
+        self.figures = HubFigures()
+        self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listener: Callable[[int], None] | None = None
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.cursor = await asyncio.to_thread(self._last_id)
+        loop = self._loop
+
+        def wake_from_thread(_game_id: int) -> None:
+            loop.call_soon_threadsafe(self._wake.set)
+
+        self._listener = wake_from_thread
+        notify.add_listener(self.app, wake_from_thread)
+        self._tasks.append(asyncio.create_task(self._run(), name="event-hub"))
+        if self.redis_url:
+            self._tasks.append(asyncio.create_task(self._listen_redis(self.redis_url), name="event-hub-redis"))
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            notify.remove_listener(self.app, self._listener)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for streams in self.streams.values():
+            for stream in streams:
+                stream.close()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    # ------------------------------------------------------------ streams
+
+    def subscribe(self, game_id: int, quiet: bool) -> Stream:
+        stream = Stream(game_id, quiet)
+        self.streams.setdefault(game_id, set()).add(stream)
+        return stream
+
+    def unsubscribe(self, stream: Stream) -> None:
+        streams = self.streams.get(stream.game_id)
+        if streams is not None:
+            streams.discard(stream)
+            if not streams:
+                del self.streams[stream.game_id]
+
+    def connections(self) -> int:
+        return sum(len(streams) for streams in self.streams.values())
+
+    # ------------------------------------------------------------ reading and fanning out
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
+            self._wake.clear()  # wake-ups during the read below cause one more read, not one each
+            try:
+                rows = await asyncio.to_thread(self._read)
+            except Exception:  # database away: try again at the next wake-up or poll
+                log.warning("event hub could not read events", exc_info=True)
+                await asyncio.sleep(self.poll)
+                continue
+            self._fan_out(rows)
+            if len(rows) >= READ_LIMIT:
+                self._wake.set()
+
+    def _last_id(self) -> int:
+        with self.app.app_context():
+            return int(db.session.execute(select(func.max(Event.id))).scalar() or 0)
+
+    def _read(self) -> list[tuple[int, int, str, bytes]]:
+        """Events past the cursor and any gap still awaited, as (id, game, kind, frame)."""
+        now = time.monotonic()
+        for gap in [gap for gap, since in self.gaps.items() if now - since > GAP_SECONDS]:
+            del self.gaps[gap]
+        condition = Event.id > self.cursor
+        if self.gaps:
+            condition = or_(condition, Event.id.in_(list(self.gaps)))
+        with self.app.app_context():
+            rows = db.session.execute(select(Event).where(condition).order_by(Event.id).limit(READ_LIMIT)).scalars()
+            read = [(row.id, row.game_id, row.kind, frame(present.event(row)).encode()) for row in rows]
+        self.figures.reads += 1
+        for event_id, *_ in read:
+            self.gaps.pop(event_id, None)
+            if event_id > self.cursor:
+                for missing in range(self.cursor + 1, min(event_id, self.cursor + 1000)):
+                    self.gaps.setdefault(missing, now)
+                self.cursor = event_id
+        return read
+
+    def _fan_out(self, rows: list[tuple[int, int, str, bytes]]) -> None:
+        for event_id, game_id, kind, data in rows:
+            self.figures.events += 1
+            streams = self.streams.get(game_id)
+            if not streams:
+                continue
+            quiet_skips = kind in QUIET_KINDS
+            for stream in list(streams):
+                if quiet_skips and stream.quiet:
+                    continue
+                if stream.offer(event_id, data):
+                    self.figures.frames += 1
+                else:
+                    self.figures.dropped += 1
+                    self.unsubscribe(stream)
+                    stream.close()
+
+    async def _listen_redis(self, url: str) -> None:
+        """Wake on every message of the channel; reconnect after a Redis restart."""
+        import redis.asyncio as aioredis
+
+        while True:
+            client: Any = None
+            try:
+                client = aioredis.Redis.from_url(url)
+                pubsub = client.pubsub()
+                await pubsub.subscribe(notify.CHANNEL)
+                self.poll = REDIS_POLL_SECONDS
+                self._wake.set()  # whatever was published while not subscribed
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("event hub lost Redis; polling every %.1f s until it is back", POLL_SECONDS)
+                self.poll = POLL_SECONDS
+                await asyncio.sleep(1.0)
+            finally:
+                if client is not None:
+                    with contextlib.suppress(Exception):
+                        await client.aclose()

@@ -1,0 +1,294 @@
+"""Defences every page and the API share: rate limits on guessing and flooding, and security headers.
+
+Rate limits (Flask-Limiter). A club joins hundreds of phones from one public address (its Wi-Fi's
+NAT) and the load benchmark runs thousands of players from 127.0.0.1, so nothing a player does
+normally is limited per address. What is limited:
+
+- joining (``/join``, ``/walls/join``, ``/api/join``): only *refused guesses* count, a join code that
+  names no game, per address and across all addresses at once. The second cap is what makes guessing
+  a code hopeless (see :data:`DEFAULT_LIMITS`); a successful join never counts.
+- logging in (director and learner pages, ``/api/auth/token``): refused attempts with a name and a
+  password, per address and per account name.
+- handing in plays (``/play/<id>/submit``, ``/api/games/<id>/rounds/<n>/plays``): every play, per
+  player (their token), generous for a player who changes their play several times.
+
+A view takes part by being marked with :func:`limited` and tells a refused guess with
+:func:`refused_guess`. Each application gets its own limiter (tests build many applications and
+must not share counts). Counts live in Redis when ``TIRAGE_REDIS_URL`` is set, so every web process
+of a server shares them, else in the process's memory. ``RATELIMIT_ENABLED = False`` turns them off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, Response, current_app, g, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from ..api.common import MAX_ID
+from .common import session_token, wants_json
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+LIMITER_KEY = "tirage.limiter"
+LIMITS_ATTRIBUTE = "tirage_limits"
+REFUSED_FLAG = "tirage_refused_guess"
+MAX_BODY = 64 * 1024  # as the API's bodies (trainer.api.common.MAX_BODY): a larger one names nobody
+
+# Join codes are 6 characters of a 32-letter alphabet: 32**6 = 1,073,741,824 codes. With G games
+# (their codes stay taken after the game), one guess hits with probability G / 32**6, so a guesser
+# needs 32**6 / G guesses on average: at the cap of 300 refused guesses a minute across all addresses,
+# 3.6 million minutes (about 6.8 years) for one game, 25 days if 100 codes are taken.
+DEFAULT_LIMITS: dict[str, str] = {
+    "TIRAGE_RATELIMIT_JOIN": "20/minute",  # refused join codes from one address (a club's typos stay far below)
+    "TIRAGE_RATELIMIT_JOIN_ALL": "300/minute",  # refused join codes from all addresses together
+    "TIRAGE_RATELIMIT_LOGIN": "10/minute",  # refused logins from one address, and for one account name
+    "TIRAGE_RATELIMIT_SUBMIT": "30/minute",  # plays handed in by one player
+}
+
+# What each limit says when it is reached. The limit carries its kind in ``error_message``.
+JOIN, JOIN_ALL, LOGIN, SUBMIT = "join", "join_all", "login", "submit"
+API_MESSAGES: dict[str, str] = {
+    JOIN: "too many join codes that name no game were tried from your network: try again in {seconds} s",
+    JOIN_ALL: "too many join codes that name no game were tried on this server: try again in {seconds} s",
+    LOGIN: "too many failed logins: try again in {seconds} s",
+    SUBMIT: "too many plays handed in within a minute: try again in {seconds} s",
+}
+
+# The HTTP headers of every answer. The pages have no inline script or style (tests/browser/ fails
+# on any console error, a violation of this policy included); ``data:`` images are the empty favicon.
+CONTENT_SECURITY_POLICY = "; ".join((
+    "default-src 'self'", "img-src 'self' data:", "style-src 'self'", "script-src 'self'", "connect-src 'self'",
+    "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
+))
+SECURITY_HEADERS: dict[str, str] = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+}
+HSTS = "max-age=31536000"  # only when the site is served over https (TIRAGE_HTTPS)
+
+
+# ---------------------------------------------------------------- what views use
+
+
+def limited(*kinds: str) -> Callable[[F], F]:
+    """Mark a view for the limits of ``kinds`` (``join``, ``login``, ``submit``); :func:`init_app` applies them."""
+
+    def mark(view: F) -> F:
+        setattr(view, LIMITS_ATTRIBUTE, kinds)
+        return view
+
+    return mark
+
+
+def refused_guess() -> None:
+    """This request tried a join code or a password that was wrong: it counts against the limits."""
+    setattr(g, REFUSED_FLAG, True)
+
+
+def posted_number(value: object) -> int | None:
+    """A whole number a form posted (a round, a player, a card): ASCII digits that fit a database integer.
+
+    Not ``str.isdigit``: it takes "²", which ``int`` refuses (a 500), and a huge number overflows the
+    database's integer (a 500 too). Anything else is None, for the view to treat as missing.
+    """
+    text = str(value if value is not None else "").strip()
+    if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) > MAX_ID:
+        return None
+    return int(text)
+
+
+# ---------------------------------------------------------------- who a request counts for
+
+
+def _was_refused(_response: Response) -> bool:
+    return bool(getattr(g, REFUSED_FLAG, False))
+
+
+def _everyone() -> str:
+    return "everyone"
+
+
+def _address() -> str:
+    """The client's address. Behind a reverse proxy the server must pass the client's own (uvicorn
+    rewrites it from X-Forwarded-For for the proxies in --forwarded-allow-ips)."""
+    return get_remote_address() or "unknown"
+
+
+def _body_field(name: str) -> str:
+    """A text field of the page's form or of the API's JSON body, without failing on any body (limits run
+    before the view). The API's body is read as bytes whatever its Content-Type, as the API reads it."""
+    if request.blueprint != "api":
+        value: Any = request.form.get(name)
+    else:
+        raw = request.get_data(cache=True)
+        if len(raw) > MAX_BODY:
+            return ""
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return ""
+        value = data.get(name) if isinstance(data, dict) else None
+    return value.strip().lower()[:200] if isinstance(value, str) else ""
+
+
+def _account_name() -> str:
+    """The account a login tries, as ``director:alice`` or ``learner:bob``; "" when it names none."""
+    name = _body_field("username")
+    if not name:
+        return ""
+    kind = "learner" if request.endpoint == "study.login" else "director"
+    return f"{kind}:{name}"
+
+
+def _player() -> str:
+    """The player handing in a play: their token (hashed: a count's key is no credential), "" if none."""
+    token: str | None
+    if request.blueprint == "api":
+        scheme, _sep, value = request.headers.get("Authorization", "").partition(" ")
+        token = value.strip() if scheme.lower() == "bearer" else None
+    else:
+        game_id = (request.view_args or {}).get("game_id")
+        token = session_token("players", game_id) if isinstance(game_id, int) else None
+    return f"player:{hashlib.sha256(token.encode()).hexdigest()[:32]}" if token else ""
+
+
+def _config_limit(key: str) -> Callable[[], str]:
+    """The limit as configured now (a test or an operator may change it on a running application)."""
+    return lambda: str(current_app.config.get(key) or DEFAULT_LIMITS[key])
+
+
+# ---------------------------------------------------------------- the limiter
+
+
+def limiter(app: Flask | None = None) -> Limiter:
+    """The application's limiter (for tests and for an operator's shell: ``limiter().reset()``)."""
+    found: Limiter = (app or current_app).extensions[LIMITER_KEY]
+    return found
+
+
+def _apply_limits(app: Flask, limits: Limiter) -> None:
+    """Wrap every view marked with :func:`limited` in its limits (this application's views only)."""
+    join = [
+        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_JOIN"), scope="join-refused", methods=["POST"],
+                            deduct_when=_was_refused, error_message=JOIN),
+        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_JOIN_ALL"), scope="join-refused-all", methods=["POST"],
+                            key_func=_everyone, deduct_when=_was_refused, error_message=JOIN_ALL),
+    ]
+    login = [
+        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_LOGIN"), scope="login-refused", methods=["POST"],
+                            deduct_when=_was_refused, error_message=LOGIN),
+        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_LOGIN"), scope="login-refused-name", methods=["POST"],
+                            key_func=_account_name, exempt_when=lambda: not _account_name(),
+                            deduct_when=_was_refused, error_message=LOGIN),
+    ]
+    submit = [
+        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_SUBMIT"), scope="submit", methods=["POST"],
+                            key_func=_player, exempt_when=lambda: not _player(), error_message=SUBMIT),
+    ]
+    decorators = {JOIN: join, LOGIN: login, SUBMIT: submit}
+    for endpoint, view in list(app.view_functions.items()):
+        kinds = getattr(view, LIMITS_ATTRIBUTE, ())
+        if not kinds:
+            continue
+        wrapped = view
+        for kind in kinds:
+            for decorator in decorators[kind]:
+                wrapped = decorator(wrapped)
+        app.view_functions[endpoint] = wrapped
+
+
+def _seconds_left() -> int:
+    """Whole seconds until the breached limit lets a request through again (at least 1)."""
+    try:
+        current = limiter().current_limit
+        reset_at = current.reset_at if current is not None else None
+    except Exception:  # the storage went away since: say a minute rather than fail
+        reset_at = None
+    if reset_at is None:
+        return 60
+    return max(1, math.ceil(reset_at - time.time()))
+
+
+def _page_message(kind: str, seconds: int) -> str:
+    if kind == JOIN:
+        return ngettext("Too many join codes that name no game were tried from your network. Check the code on "
+                        "the screen and try again in %(num)s second.",
+                        "Too many join codes that name no game were tried from your network. Check the code on "
+                        "the screen and try again in %(num)s seconds.", seconds)
+    if kind == JOIN_ALL:
+        return ngettext("Too many join codes that name no game were tried on this server just now. Try again in "
+                        "%(num)s second.",
+                        "Too many join codes that name no game were tried on this server just now. Try again in "
+                        "%(num)s seconds.", seconds)
+    if kind == LOGIN:
+        return ngettext("Too many failed logins. Wait %(num)s second, then try again.",
+                        "Too many failed logins. Wait %(num)s seconds, then try again.", seconds)
+    return ngettext("Too many plays handed in within a minute. Wait %(num)s second, then hand in your play again.",
+                    "Too many plays handed in within a minute. Wait %(num)s seconds, then hand in your play again.",
+                    seconds)
+
+
+def too_many(error: RateLimitExceeded) -> ResponseReturnValue:
+    """429 with what was limited and when to come back: JSON for the API and the pages' scripts, else a page."""
+    kind = str(error.limit.error_message or SUBMIT)
+    seconds = _seconds_left()
+    headers = {"Retry-After": str(seconds)}
+    if request.path == "/api" or request.path.startswith("/api/"):
+        return jsonify(error=API_MESSAGES.get(kind, API_MESSAGES[SUBMIT]).format(seconds=seconds)), 429, headers
+    message = _page_message(kind, seconds)
+    if wants_json():
+        return jsonify(ok=False, error=message), 429, headers
+    page = render_template("error.html", code=429, title=_("Too many attempts"), explanation=message)
+    return page, 429, headers
+
+
+# ---------------------------------------------------------------- headers
+
+
+def storage_uri(redis_url: str | None) -> str:
+    """Where the counts live: the server's Redis (in the ``limits`` library's spelling), else memory."""
+    if not redis_url:
+        return "memory://"
+    if redis_url.startswith("unix://"):  # redis-py's socket URL; limits calls it redis+unix://
+        return "redis+unix://" + redis_url[len("unix://"):]
+    return redis_url
+
+
+def _security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if current_app.config.get("TIRAGE_HTTPS"):
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """The limiter and the headers; call after every blueprint is registered (the limits wrap their views)."""
+    for key, value in DEFAULT_LIMITS.items():
+        app.config.setdefault(key, value)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config.get("TIRAGE_REDIS_URL")))
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 2, "socket_connect_timeout": 2}
+                          if app.config["RATELIMIT_STORAGE_URI"] != "memory://" else {})
+    app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")  # exact: no double burst across a window edge
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "tirage")  # the Redis may serve other programs too
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # Redis away: let players in rather than fail them
+    app.config.setdefault("RATELIMIT_ENABLED", True)
+    limits = Limiter(key_func=_address, app=app)
+    app.extensions[LIMITER_KEY] = limits
+    _apply_limits(app, limits)
+    app.register_error_handler(RateLimitExceeded, too_many)
+    app.after_request(_security_headers)
