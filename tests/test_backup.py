@@ -233,7 +233,7 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         director_thread = Director(source, gid, alice)
         players_thread.start()
         director_thread.start()
-        source.wait_for(lambda: len(players_thread.acknowledged()) >= 8, "the first plays")
+        source.wait_for(lambda: len(players_thread.acknowledged()) >= 8 or players_thread.error, "the first plays")
         backups: list[tuple[Path, list[tuple[int, int, str]]]] = []
         for number in range(BACKUPS_DURING_PLAY):
             acked_before = players_thread.acknowledged()
@@ -250,7 +250,8 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         director_thread.join(timeout=10)
         # The reference moment: a round just opened, a few plays in it, nobody playing any more.
         source.wait_for(lambda: source.ok("GET", f"/api/games/{gid}")["round_status"] == "open", "a round to open")
-        source.wait_for(lambda: players_thread.acknowledged()[-1][1] == source.ok("GET", f"/api/games/{gid}")["round"],
+        source.wait_for(lambda: players_thread.error or
+                        players_thread.acknowledged()[-1][1] == source.ok("GET", f"/api/games/{gid}")["round"],
                         "a play in the new round")
         time.sleep(0.5)
         players_thread.stop.set()
@@ -392,6 +393,39 @@ def test_restore_refuses_what_is_not_a_backup_and_a_database_with_data(tmp_path:
     assert _directors(target) == _directors(source) == [(1, "alice")]
     assert _run(target, "director", "create", "zoe", "--password", PASSWORD).exit_code == 0  # ids go on
     assert _directors(target) == [(1, "alice"), (2, "zoe")]
+
+
+def test_a_backup_from_an_older_version_is_brought_to_the_current_schema(tmp_path: Path) -> None:
+    """A backup made before an upgrade restores into the new version: its rows go through the
+    migrations on a copy, and the file itself is left as it was."""
+    import flask_migrate
+    from flask import Flask
+
+    from trainer.extensions import MIGRATIONS_DIR, db
+
+    old = tmp_path / "before-the-upgrade.sqlite"
+    app = Flask(__name__)
+    app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{old}"
+    db.init_app(app)
+    flask_migrate.Migrate(app, db, directory=str(MIGRATIONS_DIR), render_as_batch=True)
+    with app.app_context():
+        flask_migrate.upgrade(directory=str(MIGRATIONS_DIR), revision="0003_word_study")
+        for engine in db.engines.values():
+            engine.dispose()
+    with sqlite3.connect(old) as conn:
+        conn.execute("INSERT INTO director (id, username, password_hash, created_at) "
+                     "VALUES (1, 'alice', 'scrypt:hash', '2026-05-01 19:30:00.000000')")
+        assert "wall" not in {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    before = old.read_bytes()
+
+    target = tmp_path / "instance"
+    restored = _run(target, "restore", str(old))
+    assert restored.exit_code == 0 and "schema 0003_word_study" in restored.output, restored.output
+    assert _directors(target) == [(1, "alice")]
+    with sqlite3.connect(target / "tirage.sqlite") as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(head_revision(),)]
+        assert conn.execute("SELECT count(*) FROM wall").fetchone() == (0,)
+    assert old.read_bytes() == before
 
 
 def test_backup_refusals_are_one_clear_line(tmp_path: Path) -> None:

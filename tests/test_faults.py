@@ -259,7 +259,7 @@ class EventReader(threading.Thread):
     def __init__(self, web: TirageServer, game_id: int) -> None:
         super().__init__(daemon=True)
         self.web, self.game_id = web, game_id
-        self.events: list[tuple[int, int, str]] = []  # (connection number, id, kind)
+        self.events: list[tuple[int, int, str, int | None]] = []  # (connection number, id, kind, round)
         self.connections: list[int] = []  # the Last-Event-ID each connection sent (0: none)
         self.ended: list[datetime] = []  # when each connection ended
         self.refused: list[int] = []  # statuses of reconnections the server answered with an error
@@ -282,7 +282,7 @@ class EventReader(threading.Thread):
                 self.connections.append(last)
                 number = len(self.connections)
                 event_id: int | None = None
-                kind = ""
+                kind, data = "", ""
                 while not self.halt.is_set():
                     line = response.readline()
                     if not line:
@@ -292,9 +292,11 @@ class EventReader(threading.Thread):
                         event_id = int(text[3:].strip())
                     elif text.startswith("event:"):
                         kind = text[6:].strip()
+                    elif text.startswith("data:"):
+                        data += text[5:].strip()
                     elif text == "" and event_id is not None:  # the blank line ends an event
-                        self.events.append((number, event_id, kind))
-                        last, event_id, kind = event_id, None, ""
+                        self.events.append((number, event_id, kind, json.loads(data or "{}").get("round")))
+                        last, event_id, kind, data = event_id, None, "", ""
             except (OSError, http.client.HTTPException):
                 pass  # the server went away: reconnect, as EventSource does
             finally:
@@ -312,8 +314,9 @@ class EventReader(threading.Thread):
         self.join(timeout=10)
         assert not self.is_alive(), "the event reader did not stop"
 
-    def saw(self, kind: str) -> bool:
-        return any(k == kind for _n, _i, k in list(self.events))
+    def saw(self, kind: str, number: int) -> bool:
+        """Whether an event of ``kind`` about round ``number`` came."""
+        return any((k, r) == (kind, number) for _n, _i, k, r in list(self.events))
 
 
 class Browser:
@@ -457,34 +460,35 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
     reader.start()
     try:
         d.web.ok("POST", f"/api/games/{game_id}/rounds/2/plays", {"move": top2}, tokens["Ann"])
-        d.wait_for(lambda: reader.saw("submission") and reader.saw("round_started"), "the stream's first events")
+        d.wait_for(lambda: reader.saw("submission", 2), "the stream to show round 2's first play")
         d.web.kill()
         killed2 = now()
         assert killed2 < deadline2 - timedelta(seconds=1), "round 2 ended before the kill: nothing to miss"
         d.wait_for(lambda: reader.ended, "the stream to end with the web process")
-        first = [event_id for number, event_id, _ in list(reader.events) if number == 1]
+        first = [event_id for number, event_id, _k, _r in list(reader.events) if number == 1]
         d.wait_for(lambda: d.closed(game_id, 2), "the scheduler to close round 2 while the web process is down",
                    timeout=ROUND_SECONDS + 5)
         assert 0 <= closed_late(d, game_id, 2) <= CLOSE_TOLERANCE, d.round_row(game_id, 2)
         restarted = now()
         d.web.start()
-        d.wait_for(lambda: reader.saw("round_closed"), "the reconnected stream to deliver round_closed")
+        d.wait_for(lambda: reader.saw("round_closed", 2), "the reconnected stream to deliver round 2's close")
     finally:
         reader.stop()
     log = d.event_log(game_id)
-    received = [event_id for _n, event_id, _k in reader.events]
+    received = [event_id for _n, event_id, _k, _r in reader.events]
     assert received == sorted(set(received)), f"duplicates or disorder: {received}"
     assert received == [i for i, *_ in log if i <= received[-1]], f"missed events: {received} of {log}"
     assert reader.connections[0] == 0 and len(reader.connections) >= 2, reader.connections
     assert reader.connections[1] == first[-1], "the reconnection did not resume from the last id it got"
     missed = [(i, k, a) for i, k, a, at in log if killed2 <= at <= restarted]
     assert ("round_closed", "scheduler") in {(k, a) for _i, k, a in missed}, log
-    assert {i for i, _k, _a in missed} <= {i for number, i, _ in reader.events if number >= 2}
+    assert {i for i, _k, _a in missed} <= {i for number, i, _k, _r in reader.events if number >= 2}
     results = {r["name"]: r for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2")["results"]}
     assert results["Ann"]["move"] == top2
     print(f"web killed twice; {sum(len(t) for t in phones.attempts.values())} plays handed in, "
           f"{acknowledged} acknowledged and checked, {len(lost)} without an answer; "
-          f"{len(received)} events over {len(reader.connections)} stream connections")
+          f"{len(received)} events over {len(reader.connections)} stream connections "
+          f"(reconnections refused: {reader.refused})")
 
 
 # ---------------------------------------------------------------- the scheduler dies

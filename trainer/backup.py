@@ -31,7 +31,7 @@ from flask import Flask
 from sqlalchemy import Connection, Engine, Table, create_engine, delete, func, insert, make_url, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from .extensions import MIGRATIONS_DIR, SQLITE_BUSY_TIMEOUT_MS, _watch_sqlite, db
+from .extensions import MIGRATIONS_DIR, SQLITE_BUSY_TIMEOUT_MS, _watch_sqlite, db  # the server's own SQLite set-up
 from .games import models as _games  # noqa: F401  (each import registers its tables in db.metadata)
 from .paths import instance_path
 from .study import models as _study  # noqa: F401
@@ -95,10 +95,10 @@ def backup(target: Path, url: str | None = None) -> Summary:
     """Write a consistent copy of the database at ``url`` (default: the configured one) to ``target``."""
     url = url or configured_url()
     target = target.absolute()
-    if make_url(url).get_backend_name() == "sqlite":
-        database = Path(make_url(url).database or "").resolve()
-        if target.resolve() in {database, *(database.with_name(database.name + end) for end in _SIDE_FILES)}:
-            raise BackupError(f"{target} is the database itself: write the backup to another file")
+    backend, database = make_url(url).get_backend_name(), Path(make_url(url).database or "").resolve()
+    if backend == "sqlite" and target.resolve() in {database, *(database.with_name(database.name + end)
+                                                                for end in _SIDE_FILES)}:
+        raise BackupError(f"{target} is the database itself: write the backup to another file")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
@@ -109,13 +109,12 @@ def backup(target: Path, url: str | None = None) -> Summary:
         raise BackupError(f"cannot write the backup to {target}: {exc.strerror or exc}") from None
     partial = Path(name)
     try:
-        dialect = make_url(url).get_backend_name()
-        if dialect == "sqlite":
-            _backup_sqlite(Path(make_url(url).database or ""), partial)
-        elif dialect == "postgresql":
+        if backend == "sqlite":
+            _backup_sqlite(database, partial)
+        elif backend == "postgresql":
             _backup_postgresql(url, partial)
         else:
-            raise BackupError(f"cannot back up a {dialect} database: Tirage uses SQLite or PostgreSQL")
+            raise BackupError(f"cannot back up a {backend} database: Tirage uses SQLite or PostgreSQL")
         summary = describe(partial)
         os.replace(partial, target)
     except OSError as exc:

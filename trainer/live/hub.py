@@ -84,6 +84,7 @@ class EventHub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Callable[[int], None] | None = None
+        self._database_lost = False
 
     # ------------------------------------------------------------ life
 
@@ -142,10 +143,16 @@ class EventHub:
             self._wake.clear()  # wake-ups during the read below cause one more read, not one each
             try:
                 rows = await asyncio.to_thread(self._read)
-            except Exception:  # database away: try again at the next wake-up or poll
-                log.warning("event hub could not read events", exc_info=True)
-                await asyncio.sleep(self.poll)
+            except Exception as error:  # database away: try again at the next wake-up or poll
+                if not self._database_lost:
+                    log.warning("event hub cannot read events (%s); trying again until the database is back",
+                                type(error).__name__)
+                    self._database_lost = True
+                await asyncio.sleep(min(self.poll, POLL_SECONDS))
                 continue
+            if self._database_lost:
+                log.warning("event hub reaches the database again")
+                self._database_lost = False
             self._fan_out(rows)
             if len(rows) >= READ_LIMIT:
                 self._wake.set()
