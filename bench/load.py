@@ -43,6 +43,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import json
 import math
 import multiprocessing
@@ -74,6 +75,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+IDLE_SECONDS = 4.0  # measured with every stream open and nothing happening
+MAX_API_CONNECTIONS = 4000  # with 10,000 streams, more would pass 20,000 open files on each side
 LATE_WINDOW = 10.0  # "the last 10 seconds" of a round, where most plays land
 DEADLINE_MARGIN = 0.5  # the latest a play is planned, before the deadline
 STREAM_SILENCE = 45.0  # a stream with no byte for this long (heartbeats come every 15 s) is broken
@@ -107,7 +110,11 @@ def spread(values: list[float]) -> dict[str, float | int]:
 
 
 def ms(seconds: float) -> str:
-    return "-" if math.isnan(seconds) else f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+    if math.isnan(seconds):
+        return "-"
+    if seconds < 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def parse_time(text: str) -> float:
@@ -558,6 +565,7 @@ class Player:
     listener: Listener | None = None
     accepted: dict[int, str] = field(default_factory=dict)  # round -> the last accepted play, as the server wrote it
     seen: set[tuple[str, int]] = field(default_factory=set)  # (event kind, round) received
+    playing: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # round -> the task sending its plays
 
 
 @dataclass(eq=False)
@@ -588,6 +596,8 @@ class Mark:
     client: float
     busy: float
     total: float
+    answered: int  # submissions answered so far
+    reads: int  # reveal reads answered so far
 
     @staticmethod
     def share(begin: Mark | None, end: Mark | None) -> dict[str, float]:
@@ -603,7 +613,8 @@ class Mark:
 @dataclass
 class Submission:
     round: int
-    sent: float  # epoch, when a connection was free
+    pressed: float  # epoch, when the player sent it (as far as they know)
+    sent: float  # epoch, when a client connection was free and the request went
     latency: float
     queued: float  # the wait for a client connection before sending
     status: int  # 0: no answer (error)
@@ -637,12 +648,13 @@ class LoadRun:
         self.peak_in_flight = 0
         self.submission_events = 0  # seen by the projector
         self.finished_seen = False
-        self.lags: list[tuple[float, float]] = []  # (monotonic time, lag)
+        self.lags: list[tuple[float, float, float]] = []  # (monotonic time, epoch, lag)
         self.marks: dict[str, Mark] = {}
         self.engine_cpu = 0.0
         self.tasks: set[asyncio.Task[Any]] = set()
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.api: aiohttp.ClientSession | None = None
+        self.director_api: aiohttp.ClientSession | None = None
         self.api_slots = asyncio.Semaphore(args.api_connections)
         self.projector: Listener | None = None
         self.profiler: Profiler | None = None
@@ -660,7 +672,12 @@ class LoadRun:
     def mark(self, name: str) -> None:
         busy, total = machine_cpu()
         self.marks[name] = Mark(time.monotonic(), self.server.cpu_seconds(), client_cpu() + self.engine_cpu, busy,
-                                total)
+                                total, sum(1 for s in self.submissions if s.status),
+                                sum(len(r.reads) for r in self.rounds.values()))
+
+    async def mark_at(self, name: str, moment: float) -> None:
+        await asyncio.sleep(max(0.0, moment - time.time()))
+        self.mark(name)
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(coroutine)
@@ -669,17 +686,19 @@ class LoadRun:
         return task
 
     async def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-                   parse: bool = True) -> tuple[int, Any, float]:
-        """(status, answer, seconds) of one API call; status 0 when there was no answer."""
-        assert self.api is not None
+                   parse: bool = True, director: bool = False) -> tuple[int, Any, float]:
+        """(status, answer, seconds) of one API call; status 0 when there was no answer. A player's call
+        waits for one of the players' connections; the director's has its own (another device)."""
+        session = self.director_api if director else self.api
+        assert session is not None
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         data = json.dumps(body).encode() if body is not None else None
-        async with self.api_slots:
+        async with contextlib.nullcontext() if director else self.api_slots:
             started = time.perf_counter()
             try:
-                async with self.api.request(method, self.server.base + path, data=data, headers=headers) as answer:
+                async with session.request(method, self.server.base + path, data=data, headers=headers) as answer:
                     raw = await answer.read()
                     status = answer.status
             except (aiohttp.ClientError, TimeoutError) as error:
@@ -695,7 +714,7 @@ class LoadRun:
 
     async def ok(self, method: str, path: str, body: Any = None, token: str | None = None,
                  expect: int = 200) -> Any:
-        status, answer, _ = await self.call(method, path, body, token)
+        status, answer, _ = await self.call(method, path, body, token, director=True)
         if status != expect:
             raise RuntimeError(f"{method} {path}: {status} {answer!r:.300}")
         return answer
@@ -706,7 +725,7 @@ class LoadRun:
             expected = loop.time() + LAG_TICK
             await asyncio.sleep(LAG_TICK)
             now = loop.time()
-            self.lags.append((time.monotonic(), max(0.0, now - expected)))
+            self.lags.append((time.monotonic(), time.time(), max(0.0, now - expected)))
 
     async def sampler(self) -> None:
         while True:
@@ -765,7 +784,7 @@ class LoadRun:
         player.seen.add((kind, number))
         if kind == "round_started":
             round_.started_delays.append(now - round_.at)
-            self.spawn(self.play_round(player, round_))
+            player.playing[number] = self.spawn(self.play_round(player, round_))
         else:
             round_.closed_delays.append(now - round_.closed_at)
             self.spawn(self.read_reveal(player, round_))
@@ -814,7 +833,7 @@ class LoadRun:
             status, answer, seconds = await self.call("POST", "/api/join", {"code": self.join_code,
                                                                            "name": player.name})
             if status != 201:
-                if status:
+                if 0 < status < 500:  # no answer and 5xx are counted by call()
                     self.error(f"join: HTTP {status}", repr(answer)[:300])
                 return
             self.joins.append(seconds)
@@ -857,7 +876,7 @@ class LoadRun:
         path = f"/api/games/{self.game_id}/rounds/{round_.number}/plays"
         body = json.dumps({"move": move}).encode()
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {player.token}"}
-        pressed = time.perf_counter()
+        pressed, pressed_wall = time.perf_counter(), time.time()
         self.in_flight += 1
         self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         try:
@@ -873,8 +892,8 @@ class LoadRun:
                 latency = time.perf_counter() - started
         finally:
             self.in_flight -= 1
-        self.submissions.append(Submission(round_.number, sent_wall, latency, started - pressed, status, garbage,
-                                           round_.deadline - sent_wall))
+        self.submissions.append(Submission(round_.number, pressed_wall, sent_wall, latency, started - pressed, status,
+                                           garbage, round_.deadline - sent_wall))
         if status == 200:
             if garbage:
                 self.error("submission: garbage accepted", f"{move!r}: {raw[:200]!r}")
@@ -894,10 +913,19 @@ class LoadRun:
         round_.reads_started += 1
         if self.args.reveal_spread > 0:
             await asyncio.sleep(self.rng.uniform(0, self.args.reveal_spread))
-        status, answer, seconds = await self.call("GET", f"/api/games/{self.game_id}/rounds/{round_.number}",
-                                                  token=player.token, parse=False)
+        mine = self.args.reveal_read == "me"
+        path = f"/api/games/{self.game_id}/rounds/{round_.number}{'/me' if mine else ''}"
+        status, answer, seconds = await self.call("GET", path, token=player.token, parse=mine)
         if status == 200:
             round_.reads.append(seconds)
+            if mine:  # the player's own check: the play the server took last is the one in their result
+                playing = player.playing.get(round_.number)
+                if playing is not None:  # a play sent before the close may still be waiting for its answer
+                    await asyncio.wait([playing])
+                shown = (answer.get("result") or {}).get("move")
+                if shown != player.accepted.get(round_.number):
+                    self.error("reveal: own result is not the last accepted play",
+                               f"{player.name}: {player.accepted.get(round_.number)!r} -> {shown!r}")
         elif status:
             self.error(f"reveal read: HTTP {status}", answer[:300].decode(errors="replace"))
         round_.reads_done += 1
@@ -934,8 +962,10 @@ class LoadRun:
         self.spawn(self.sampler())
         timeout = aiohttp.ClientTimeout(total=self.args.request_timeout)
         connector = aiohttp.TCPConnector(limit=self.args.api_connections, limit_per_host=0, keepalive_timeout=4.0)
-        async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False) as api:
-            self.api = api
+        director_connector = aiohttp.TCPConnector(limit=4, keepalive_timeout=4.0)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False) as api, \
+                aiohttp.ClientSession(connector=director_connector, timeout=timeout) as director_api:
+            self.api, self.director_api = api, director_api
             try:
                 await self._run()
             finally:
@@ -982,7 +1012,13 @@ class LoadRun:
         if not joined:
             raise RuntimeError("no player could join")
         self.engine_cpu += await warm  # the lexicon load in the worker
+        await asyncio.sleep(1.0)
+        self.mark("idle")
+        await asyncio.sleep(IDLE_SECONDS)  # the server's cost of holding the streams open, to subtract below
+        self.mark("idle end")
 
+        gc.collect()
+        gc.freeze()  # the players, streams and tasks live to the end: no collection should walk them again
         if self.profiler is not None:
             self.profiler.start()
         self.mark("start")
@@ -992,6 +1028,7 @@ class LoadRun:
             wait = 60.0 + (args.reveal_seconds if number > 1 else 0)
             round_ = await self.wait_round(number, wait)
             log(f"round {number}: rack {round_.rack}, deadline in {round_.deadline - time.time():.1f} s")
+            self.spawn(self.mark_at(f"late {number}", round_.deadline - LATE_WINDOW))
             await asyncio.wait_for(round_.closed.wait(), round_.deadline - time.time() + args.phase_timeout)
             self.mark(f"closed {number}")
             log(f"round {number} closed ({len(round_.closed_delays)} players told so far); reading the reveal")
@@ -1001,25 +1038,61 @@ class LoadRun:
                     break  # every player told has read it, and nobody else was told for 30 s
                 await asyncio.sleep(0.2)
             self.mark(f"read {number}")
+            playing = [p.playing[number] for p in joined if number in p.playing]
+            if playing:  # a play still waiting for its answer would look lost
+                await asyncio.wait(playing, timeout=args.request_timeout)
             await self.audit(round_)
             log(f"round {number}: {round_.audit}")
         self.mark("end")
         if self.profiler is not None:
             await asyncio.to_thread(self.profiler.stop)
-        status, _, _ = await self.call("POST", f"/api/games/{self.game_id}/end", token=self.director_token)
+        status, _, _ = await self.call("POST", f"/api/games/{self.game_id}/end", token=self.director_token,
+                                       director=True)
         if status not in (200, 409):
             self.error(f"end: HTTP {status}", "")
 
     # -------------------------------------------------------------- figures
+
+    def request_costs(self) -> dict[str, float]:
+        """Server CPU seconds per request, from phases where one kind of request dominates: the joins
+        (with each player's stream opening), a round before its last 10 s (submissions, at a calm rate),
+        and the reveal (reads, and the last submissions' late answers). The server's idle cost with every
+        stream open (measured for a few seconds before the game starts) is taken off first."""
+        marks = self.marks
+
+        idle_start, idle_end = marks.get("idle"), marks.get("idle end")
+        idle = (idle_end.server - idle_start.server) / (idle_end.wall - idle_start.wall) \
+            if idle_start and idle_end else 0.0
+
+        def per(begin: str, end: str, count: Callable[[Mark], int]) -> tuple[float, int]:
+            first, last = marks.get(begin), marks.get(end)
+            if first is None or last is None:
+                return 0.0, 0
+            busy = last.server - first.server - idle * (last.wall - first.wall)
+            return max(0.0, busy), count(last) - count(first)
+
+        joins = per("joins", "joined", lambda m: len(self.joins))
+        calm = [per("start" if n == 1 else f"read {n - 1}", f"late {n}", lambda m: m.answered) for n in self.rounds]
+        reveal = [per(f"closed {n}", f"read {n}", lambda m: m.reads) for n in self.rounds]
+        joined_mark = marks.get("joined")
+        return {
+            "idle_cores": idle,
+            "join": joins[0] / len(self.joins) if self.joins and joined_mark else math.nan,
+            "submission": sum(c for c, _ in calm) / sum(n for _, n in calm) if sum(n for _, n in calm) else math.nan,
+            "reveal_read": sum(c for c, _ in reveal) / sum(n for _, n in reveal)
+            if sum(n for _, n in reveal) else math.nan,
+        }
 
     def figures(self) -> dict[str, Any]:
         args = self.args
         rounds = [self.rounds[n] for n in sorted(self.rounds)]
         subs = self.submissions
         answered = [s for s in subs if s.status]
-        late_sent = [s for s in subs if 0 <= s.before_deadline <= LATE_WINDOW]
-        window_ends = [s.sent + s.latency for s in late_sent]
-        late_rate = len(late_sent) / (max(window_ends) - min(s.sent for s in late_sent)) if late_sent else math.nan
+        deadlines = {r.number: r.deadline for r in rounds}
+        late = [s for s in subs if 0 <= deadlines[s.round] - s.pressed <= LATE_WINDOW]
+        late_span = sum(max(s.sent + s.latency for s in late if s.round == r.number) - (r.deadline - LATE_WINDOW)
+                        for r in rounds if any(s.round == r.number for s in late))
+        late_rate = len(late) / late_span if late_span > 0 else math.nan
         offered_late = sum(1 for r in rounds for t in r.planned if r.deadline - t <= LATE_WINDOW) / (
             LATE_WINDOW * len(rounds)) if rounds else math.nan
         span = (max(s.sent + s.latency for s in subs) - min(s.sent for s in subs)) if subs else math.nan
@@ -1027,7 +1100,18 @@ class LoadRun:
         joined_mark, joins_mark = self.marks.get("joined"), self.marks.get("joins")
 
         round_phase = Mark.share(started_at, ended_at)
-        lags = [lag for moment, lag in self.lags if started_at and moment >= started_at.wall]
+        costs = self.request_costs()
+        lags = [lag for moment, _, lag in self.lags if started_at and moment >= started_at.wall]
+
+        def lag_while(kind: str) -> float:
+            """The client's worst event-loop lag while an event was being delivered (its stamps are that late)."""
+            worst = 0.0
+            for r in rounds:
+                at, delays = (r.at, r.started_delays) if kind == "started" else (r.closed_at, r.closed_delays)
+                if delays:
+                    worst = max([worst, *(lag for _, wall, lag in self.lags if at <= wall <= at + max(delays) + 0.1)])
+            return worst
+
         audit_lost = sum(r.audit.get("lost", 0) for r in rounds)
         unaudited = [r.number for r in rounds if not r.audit]
         joined = sum(1 for p in self.players if p.token)
@@ -1039,6 +1123,7 @@ class LoadRun:
             "rounds": len(rounds),
             "round_seconds": args.round_seconds,
             "server_args": args.server_args,
+            "api_connections": args.api_connections,
             "database": "postgresql" if args.database_url else "sqlite",
             "redis": bool(args.redis_url),
             "join_latency": spread(self.joins),
@@ -1056,12 +1141,17 @@ class LoadRun:
                 "offered_per_second_last_10s": offered_late,
                 "latency": spread([s.latency for s in answered]),
                 "client_queue": spread([s.queued for s in subs]),
+                "latency_with_queue": spread([s.queued + s.latency for s in answered]),
+                "refused_late_pressed_before_deadline": sum(1 for s in subs if s.status == 409
+                                                            and s.pressed < deadlines[s.round]),
                 "peak_in_flight": self.peak_in_flight,
             },
             "round_started_delivery": spread([d for r in rounds for d in r.started_delays]),
             "round_started_received": min((len(r.started_delays) for r in rounds), default=0),
+            "round_started_client_lag": lag_while("started"),
             "reveal_delivery": spread([d for r in rounds for d in r.closed_delays]),
             "reveal_received": min((len(r.closed_delays) for r in rounds), default=0),
+            "reveal_client_lag": lag_while("closed"),
             "reveal_read_latency": spread([d for r in rounds for d in r.reads]),
             "reveal_reads_unfinished": sum(r.reads_started - len(r.reads) for r in rounds),
             "legal_plays": [r.legal_count for r in rounds],
@@ -1089,6 +1179,7 @@ class LoadRun:
                 "saturated": saturated,
             },
             "rounds_wall_seconds": round_phase["seconds"],
+            "server_cpu_per_request": costs,
             "machine_cpu_share_during_rounds": round_phase["machine_cpu"],
             "other_cpu_share_during_rounds": round_phase["machine_cpu"] - round_phase["server_cpu"]
             - round_phase["client_cpu"],
@@ -1123,7 +1214,8 @@ def table(fig: dict[str, Any]) -> str:
     row("stream opens", dist(fig["stream_open_latency"]))
     row("submissions", f"{sub['sent']} sent: {sub['accepted']} accepted, {sub['refused_as_expected']} refused as "
                        f"expected (garbage), {sub['refused_late']} refused as late "
-                       f"({sub['refused_late_sent_before_deadline']} sent before the deadline), "
+                       f"({sub['refused_late_pressed_before_deadline']} sent by the player before the deadline, "
+                       f"{sub['refused_late_sent_before_deadline']} of them left the client before it), "
                        f"{sub['no_answer']} without an answer")
     row("submissions/s", f"last 10 s: {sub['per_second_last_10s']:.0f} answered "
                          f"({sub['offered_per_second_last_10s']:.0f} offered); overall {sub['per_second_overall']:.1f}")
@@ -1132,15 +1224,20 @@ def table(fig: dict[str, Any]) -> str:
         mark = f" — target p99 ≤ {ms(target)}: {'met' if sub['latency']['p99'] <= target else 'MISSED'}"
     row("submission latency", dist(sub["latency"]) + mark)
     row("client queue before sending", f"p99 {ms(sub['client_queue']['p99'])}, max {ms(sub['client_queue']['max'])}"
-                                       f"; at most {sub['peak_in_flight']} in flight")
+                                       f"; at most {sub['peak_in_flight']} in flight "
+                                       f"({fig['api_connections']} client connections)")
+    if sub["client_queue"]["p99"] > 0.01:
+        row("submission as the player sees it", "queue + latency: " + dist(sub["latency_with_queue"]))
     row("round_started delivery", f"{dist(fig['round_started_delivery'])}; received by "
-                                  f"{fig['round_started_received']}/{fig['joined']}")
+                                  f"{fig['round_started_received']}/{fig['joined']}; client loop lag meanwhile "
+                                  f"≤ {ms(fig['round_started_client_lag'])}")
     reveal = fig["reveal_delivery"]
     mark = ""
     if not math.isnan(reveal["max"]):
         met = fig["reveal_received"] == fig["joined"] and reveal["max"] <= REVEAL_TARGET
         mark = f" — all within {REVEAL_TARGET:g} s: {'met' if met else 'MISSED'}"
-    row("reveal delivery", f"{dist(reveal)}; received by {fig['reveal_received']}/{fig['joined']}{mark}")
+    row("reveal delivery", f"{dist(reveal)}; received by {fig['reveal_received']}/{fig['joined']}; client loop lag "
+                           f"meanwhile ≤ {ms(fig['reveal_client_lag'])}{mark}")
     unfinished = fig["reveal_reads_unfinished"]
     row("reveal read latency", dist(fig["reveal_read_latency"])
         + (f"; {unfinished} not answered with 200 (errors, or still waiting at the end)" if unfinished else ""))
@@ -1154,6 +1251,12 @@ def table(fig: dict[str, Any]) -> str:
                          f"process(es)); largest sampled sum {server['peak_rss_sum_sampled_mb']:.0f} MB")
     row("server CPU", f"{server['cpu_seconds']:.1f} s; {server['cpu_share_during_rounds'] * 100:.0f}% of a core "
                       f"during the rounds ({fig['rounds_wall_seconds']:.0f} s)")
+    costs = fig["server_cpu_per_request"]
+    per_core = 1 / costs["submission"] if costs["submission"] > 0 else math.nan
+    row("server CPU per request", f"join {ms(costs['join'])} (with its stream), submission {ms(costs['submission'])}"
+                                  f" (before the last 10 s), reveal read {ms(costs['reveal_read'])}; so one core "
+                                  f"takes ~{per_core:.0f} submissions/s; idle with the streams open "
+                                  f"{costs['idle_cores'] * 100:.0f}% of a core")
     row("machine CPU during the rounds", f"{fig['machine_cpu_share_during_rounds'] * 100:.0f}% of a core in all "
                                          f"({fig['cpus']} cores), other processes "
                                          f"{fig['other_cpu_share_during_rounds'] * 100:.0f}%; load average at the end "
@@ -1227,6 +1330,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--reveal-spread", type=float, default=0.0,
                         help="players read the reveal within this many seconds of round_closed (0: at once, as "
                              "the phone page does)")
+    parser.add_argument("--reveal-read", choices=("me", "round"), default="me",
+                        help="what a player reads at the reveal: their own round (GET .../rounds/N/me, as a phone "
+                             "does) or the whole round with every player's result (GET .../rounds/N)")
     parser.add_argument("--reveal-share", type=float, default=1.0, help="share of players who read the reveal")
     parser.add_argument("--rules", default="en")
     parser.add_argument("--seed", type=int, default=1, help="the game's seed (its racks) and the client's")
@@ -1237,8 +1343,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"a folder of cached word graphs to copy (default {default_cache}); "
                              "graphs built because it had none are copied back to a folder given here")
     parser.add_argument("--join-concurrency", type=int, default=200)
-    parser.add_argument("--api-connections", type=int, default=1000,
-                        help="client connections for API calls (event streams have their own)")
+    parser.add_argument("--api-connections", type=int,
+                        help="client connections for the players' API calls (default: one per player, at most "
+                             f"{MAX_API_CONNECTIONS}; event streams have their own)")
     parser.add_argument("--sample-plays", type=int, default=500, help="legal plays the players choose from")
     parser.add_argument("--request-timeout", type=float, default=60.0)
     parser.add_argument("--phase-timeout", type=float, default=300.0,
@@ -1250,6 +1357,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (instance, server log)")
     args = parser.parse_args(argv)
     args.lexicon_cache_given = args.lexicon_cache is not None
+    args.api_connections = args.api_connections or min(args.players, MAX_API_CONNECTIONS)
     args.lexicon_cache = args.lexicon_cache or default_cache
     low, _, high = args.plays_per_player.partition("-")
     if not (low.isdigit() and (not high or high.isdigit()) and 1 <= int(low) <= int(high or low)):

@@ -8,6 +8,7 @@ Client addresses are set per request (``REMOTE_ADDR``) to play a club behind one
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import shutil
@@ -18,15 +19,14 @@ import time
 from collections.abc import Iterator
 from itertools import permutations
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import func, select
 
-from tests.postgres import unavailable
 from tests.test_pages import csrf_token, text_of
 from trainer.app import create_app
 from trainer.engine.board import Board
@@ -93,12 +93,12 @@ def page_login(client: FlaskClient, username: str, password: str, address: str =
                        headers=headers, **at(address))
 
 
-def page_submit(client: FlaskClient, game_id: int, move: str, round_number: int = 1, json: bool = True,
-                **headers: str) -> Any:
+def page_submit(client: FlaskClient, game_id: int, move: str, json: bool = True,
+                headers: dict[str, str] | None = None) -> Any:
     token = csrf_token(client, f"/play/{game_id}")
     accept = {"Accept": "application/json"} if json else {}
-    return client.post(f"/play/{game_id}/submit", data={"csrf_token": token, "round": str(round_number), "move": move},
-                       headers={**accept, **headers})
+    return client.post(f"/play/{game_id}/submit", data={"csrf_token": token, "round": "1", "move": move},
+                       headers={**accept, **(headers or {})})
 
 
 def rows(app: Flask, model: Any, **where: Any) -> int:
@@ -263,7 +263,7 @@ def test_plays_are_limited_per_player_not_per_address(app: Flask, client: FlaskC
     answer = page_submit(cy, gid, word)
     assert_429(answer, "Too many plays handed in within a minute")
     assert answer.get_json()["ok"] is False  # the page's script shows the error next to the play
-    page = page_submit(cy, gid, word, json=False, **{"Accept-Language": "fr"})
+    page = page_submit(cy, gid, word, json=False, headers={"Accept-Language": "fr"})
     assert_429(page, "Trop de coups")
 
 
@@ -291,7 +291,10 @@ def redis_url() -> Iterator[str]:
     """A throwaway Redis server on a Unix socket (as ``REDIS_URL`` names one)."""
     server = shutil.which("redis-server")
     if server is None:
-        unavailable("redis-server not found (apt-get install redis-server)")
+        reason = "redis-server not found (apt-get install redis-server)"
+        if os.environ.get("CI"):  # a missing system part fails in CI, as tests/postgres.py does
+            pytest.fail(f"the Redis test cannot run in CI: {reason}")
+        pytest.skip(reason)
     assert server is not None
     folder = Path(tempfile.mkdtemp(prefix="tirage-redis-"))
     socket = folder / "redis.sock"
@@ -446,7 +449,7 @@ def test_a_player_acts_only_as_themselves(app: Flask, client: FlaskClient, direc
 def _expired_director_token(app: Flask, director_id: int) -> str:
     """A token signed by this server 25 hours ago (itsdangerous reads the signing time from the clock)."""
     serializer = URLSafeTimedSerializer(app.config["SECRET_KEY"], salt="tirage-director")
-    signer = serializer.make_signer()
+    signer = cast(TimestampSigner, serializer.make_signer())
     signer.get_timestamp = lambda: int(time.time()) - 25 * 3600  # type: ignore[method-assign]
     payload = serializer.dump_payload({"director": director_id})
     return signer.sign(payload).decode()
@@ -462,7 +465,7 @@ def test_every_director_action_of_the_api_needs_the_games_own_director(app: Flas
     ann = api_join(client, game["join_code"], "Ann")
     client.post(f"/api/games/{gid}/start", headers=bearer(alice))
     client.post(f"/api/games/{gid}/close", headers=bearer(alice))
-    top = the_round(app, gid, 1).tops[0]
+    top = (the_round(app, gid, 1).tops or [""])[0]
     with app.app_context():
         alice_id = db.session.execute(select(Director.id).where(Director.username == "alice")).scalar_one()
     foreign = URLSafeTimedSerializer("another server's key", salt="tirage-director").dumps({"director": alice_id})
@@ -492,7 +495,7 @@ def test_every_director_action_of_the_pages_needs_the_games_own_director(app: Fl
     ann = api_join(client, game["join_code"], "Ann")
     client.post(f"/api/games/{gid}/start", headers=bearer(alice))
     client.post(f"/api/games/{gid}/close", headers=bearer(alice))
-    top = the_round(app, gid, 1).tops[0]
+    top = (the_round(app, gid, 1).tops or [""])[0]
     bruno = app.test_client()
     assert page_login(bruno, "bruno", PASSWORD).status_code == 303
     token = csrf_token(bruno, "/director/")
@@ -557,12 +560,12 @@ def test_the_seed_the_next_rack_and_the_top_stay_hidden_until_their_time(app: Fl
 
     during = seen()
     first = the_round(app, gid, 1)
-    top_score = first.top_score
-    long_words = [t.split()[1] for t in first.tops if len(t.split()[1]) >= 5]
+    top_score, tops = first.top_score, list(first.tops or [])
+    long_words = [t.split()[1] for t in tops if len(t.split()[1]) >= 5]
     for kind, shown in during.items():
         text = shown if isinstance(shown, str) else repr(shown)
         assert str(SEED) not in text, kind
-        assert not any(top in text for top in first.tops), kind
+        assert not any(top in text for top in tops), kind
         assert not any(word in text for word in long_words), kind
         if not isinstance(shown, str):
             assert not _keys(shown) & HIDDEN_KEYS, (kind, _keys(shown) & HIDDEN_KEYS)
@@ -575,7 +578,7 @@ def test_the_seed_the_next_rack_and_the_top_stay_hidden_until_their_time(app: Fl
 
     client.post(f"/api/games/{gid}/close", headers=bearer(alice))
     after = seen()  # the same checks can see the top once it is public
-    assert first.tops[0] in after["phone live"] and f"{top_score} points" in text_of(after["phone live"])
+    assert tops[0] in after["phone live"] and f"{top_score} points" in text_of(after["phone live"])
     assert f'<span class="score">{top_score}</span>' in after["projector live"]
     assert after["round"]["top_score"] == top_score
     assert str(SEED) not in repr(after["state (player)"])  # still hidden until the game is over
@@ -640,3 +643,16 @@ def test_the_address_comes_from_the_server_not_from_a_header(app: Flask, client:
         assert answer.status_code == 404
     assert_429(client.post("/api/join", json={"code": "NOPE99", "name": "x"},
                            headers={"X-Forwarded-For": "10.9.9.9"}, **at("192.0.2.77")), "from your network")
+
+
+def test_numbers_posted_by_forms_are_read_strictly() -> None:
+    """Rounds, players and cards come back from forms as text: only a database-sized whole number counts
+    ("²" passes str.isdigit but not int(); a huge number overflowed the database: both were 500s)."""
+    from trainer.api import common
+    from trainer.web import security
+
+    assert (security.MAX_ID, security.MAX_BODY) == (common.MAX_ID, common.MAX_BODY)
+    for text, number in [("1", 1), (" 12 ", 12), ("0", 0), (str(common.MAX_ID), common.MAX_ID),
+                         (str(common.MAX_ID + 1), None), ("9" * 5000, None), ("²", None), ("١", None), ("-1", None),
+                         ("1.0", None), ("", None), (None, None), ("0x10", None)]:
+        assert security.posted_number(text) == number, text

@@ -1,14 +1,18 @@
-"""Durable SQLite commits that share their fsync: group commit.
+"""SQLite under a room of players: writers queued in Python, durable commits sharing their fsync.
 
-With ``synchronous=FULL`` every SQLite commit waits for its own fsync of the write-ahead log
-(about 6 ms on the disk this was measured on), and commits are serialised, so a room of players
-handing in plays in the last seconds of a round queues behind the disk: at most ~170 commits a
-second. Here connections commit with ``synchronous=NORMAL`` (the log is written, not yet synced)
-and each session that wrote then waits in :meth:`GroupFsync.wait_durable` until an fsync of the
-log file *that started after its commit* has finished. One fsync covers every commit before it,
-so concurrent players share it. Nobody is told "taken" before their play is on disk, exactly as
-with ``FULL``. (fsync flushes the file's data whoever wrote it; SQLite itself syncs the log before
-a checkpoint copies it into the database file.) PostgreSQL does the same by itself.
+SQLite has one writer at a time. A writer that finds the database locked sleeps in SQLite's busy
+handler (1, 2, 5 … up to 100 ms at a time), so with a burst of plays in a round's last seconds
+most of the time went to sleeping: writers here queue on a lock in Python instead, taken at a
+transaction's first write and released when it ends.
+
+With ``synchronous=FULL`` every commit also waits for its own fsync of the write-ahead log (about
+6 ms on the disk this was measured on): at most ~170 commits a second. Here connections commit
+with ``synchronous=NORMAL`` (the log is written, not yet synced); each session that wrote then
+releases the lock and waits in :meth:`GroupFsync.wait_durable` until an fsync of the log file *that
+started after its commit* has finished. One fsync covers every commit before it, so players
+handing in at the same moment share it, and nobody is told "taken" before their play is on disk,
+exactly as with ``FULL``. (fsync flushes the file's data whoever wrote it; SQLite itself syncs the
+log before a checkpoint copies it into the database file.) PostgreSQL does all this by itself.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from typing import Any
 
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import event
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
 
 _WROTE = "tirage.wrote"  # key in Session.info: this transaction flushed changes
 
@@ -35,6 +40,7 @@ class GroupFsync:
         self._syncing = False
         self.fsyncs = 0
         self.waits = 0
+        self.write_lock = threading.RLock()
 
     def wait_durable(self) -> None:
         """Return once everything committed before this call is on disk."""
@@ -72,29 +78,66 @@ class GroupFsync:
 
 
 KEY = "tirage.group_fsync"
+_HOLDS = "tirage.holds_write_lock"  # key in Session.info: this session's transaction holds the write lock
+WRITE_LOCK_TIMEOUT = 30.0
 
 
-def _note_write(session: Session, _context: Any) -> None:
+def _group() -> GroupFsync | None:
+    return current_app.extensions.get(KEY) if has_app_context() else None
+
+
+def _take_write_lock(session: Session) -> None:
+    """Queue for SQLite's single writer here, in Python, rather than in SQLite: a writer that finds the
+    database locked sleeps in SQLite's busy handler for up to 100 ms at a time, so a burst of plays would
+    wait far longer than the writes take. Taken at the transaction's first write, held until it ends."""
     session.info[_WROTE] = True
+    if session.info.get(_HOLDS):
+        return
+    group = _group()
+    if group is None:
+        return
+    if not group.write_lock.acquire(timeout=WRITE_LOCK_TIMEOUT):
+        raise OperationalError("waiting for the database", None, TimeoutError("the write lock was not released"))
+    session.info[_HOLDS] = group
 
 
-def _forget_write(session: Session, _previous: Any) -> None:
-    session.info.pop(_WROTE, None)
+def _release_write_lock(session: Session) -> None:
+    group: GroupFsync | None = session.info.pop(_HOLDS, None)
+    if group is not None:
+        group.write_lock.release()
+
+
+def _before_flush(session: Session, _context: Any, _instances: Any) -> None:
+    _take_write_lock(session)
+
+
+def _on_execute(state: ORMExecuteState) -> None:
+    if state.is_insert or state.is_update or state.is_delete:
+        _take_write_lock(state.session)
 
 
 def _after_commit(session: Session) -> None:
-    if session.info.pop(_WROTE, False) and has_app_context():
-        group: GroupFsync | None = current_app.extensions.get(KEY)
+    _release_write_lock(session)  # first, so the next writer commits while this one waits for the disk
+    if session.info.pop(_WROTE, False):
+        group = _group()
         if group is not None:
             group.wait_durable()
 
 
+def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:  # the outermost transaction: rolled back, closed or committed
+        _release_write_lock(session)
+        session.info.pop(_WROTE, None)
+
+
 def install(app: Flask, session_class: type[Session], database: str) -> GroupFsync:
-    """Make every commit of ``app``'s sessions on SQLite file ``database`` durable before it returns.
-    Connections must use ``synchronous=NORMAL`` (see :func:`trainer.extensions._set_sqlite_pragmas`)."""
+    """Queue ``app``'s writers to SQLite file ``database`` in this process, and make every commit durable
+    before it returns. Connections must use ``synchronous=NORMAL`` (see
+    :func:`trainer.extensions._set_sqlite_pragmas`)."""
     if not event.contains(session_class, "after_commit", _after_commit):
-        event.listen(session_class, "after_flush", _note_write)
-        event.listen(session_class, "after_soft_rollback", _forget_write)
+        event.listen(session_class, "before_flush", _before_flush)
+        event.listen(session_class, "do_orm_execute", _on_execute)
         event.listen(session_class, "after_commit", _after_commit)
+        event.listen(session_class, "after_transaction_end", _after_transaction_end)
     group = app.extensions[KEY] = GroupFsync(database)
     return group

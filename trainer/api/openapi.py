@@ -178,12 +178,13 @@ ERRORS = {400: "Malformed request (not a JSON object, bad query parameter).",
           401: "No token, or a token that is not valid.", 403: "Not allowed with this token, or not yet.",
           404: "No such game or round.", 409: "Not possible in the game's current state.",
           413: "The request body is too large.",
+          429: "Too many refused attempts (join codes, logins) or plays: wait for the Retry-After seconds.",
           422: "A field is missing or has a wrong type or value; or the play breaks a placement rule."}
 
 PATHS: dict[str, Any] = {
     "/api/auth/token": {"post": {
         "tags": ["auth"], "summary": "A director's bearer token", "security": [], "requestBody": _body("Credentials"),
-        "responses": {**_ok("Token", "The token."), **_errors(400, 401, 413)}}},
+        "responses": {**_ok("Token", "The token."), **_errors(400, 401, 413, 429)}}},
     "/api/games": {"post": {
         "tags": ["director"], "summary": "Create a game", "security": DIRECTOR,
         "requestBody": _body("GameSettings"),
@@ -192,7 +193,7 @@ PATHS: dict[str, Any] = {
     "/api/join": {"post": {
         "tags": ["player"], "summary": "Join a game with its code", "security": [], "requestBody": _body("JoinRequest"),
         "responses": {**_ok("Joined", "The player and their token.", "201"),
-                      **_errors(400, 404, 409, 413, 422)}}},
+                      **_errors(400, 404, 409, 413, 422, 429)}}},
     "/api/games/{game_id}": {"get": {
         "tags": ["display"], "summary": "The game now", "security": [{}, {"directorToken": []}],
         "description": "No names or plays; the join code and seed only with the game's director token.",
@@ -215,12 +216,12 @@ PATHS: dict[str, Any] = {
         "description": "Kept with its reason and author; never overwrites the submission.", "security": DIRECTOR,
         "parameters": [GAME_ID, ROUND], "requestBody": _body("CorrectionRequest"),
         "responses": {**_ok("RoundDetails", "The round with the correction applied.", "201"),
-                      **_errors(400, 401, 403, 404, 409, 413, 422)}}},
+                      **_errors(400, 401, 403, 404, 409, 413, 422, 429)}}},
     "/api/games/{game_id}/rounds/{number}/plays": {"post": {
         "tags": ["player"], "summary": "Hand in a play (the last one counts)", "security": PLAYER,
         "parameters": [GAME_ID, ROUND], "requestBody": _body("PlayRequest"),
         "responses": {**_ok("PlayAccepted", "Recorded (committed) with its score as placed."),
-                      **_errors(400, 401, 403, 404, 409, 413, 422)}}},
+                      **_errors(400, 401, 403, 404, 409, 413, 422, 429)}}},
     "/api/games/{game_id}/rounds/{number}": {"get": {
         "tags": ["display"], "summary": "A closed round's results", "security": [],
         "parameters": [GAME_ID, ROUND],

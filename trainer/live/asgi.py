@@ -26,6 +26,7 @@ from ..api.events import HEADERS, RETRY_MS, fetch, frame, quiet_arg, resume_from
 from ..extensions import db, lexicon_store
 from ..games.models import Game
 from ..games.service import GameError
+from ..web.security import SECURITY_HEADERS
 from .hub import EventHub
 
 Scope = MutableMapping[str, Any]
@@ -120,8 +121,7 @@ class TirageASGI:
             caught_up = await asyncio.to_thread(fetch, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"),
-                *((key.lower().encode(), value.encode()) for key, value in HEADERS.items()),
-                (b"x-content-type-options", b"nosniff")]})
+                *_headers(HEADERS)]})
             sent = {shown["id"] for shown in caught_up}
             body = f"retry: {RETRY_MS}\n\n" + "".join(frame(shown) for shown in caught_up)
             await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
@@ -153,9 +153,14 @@ async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None])
 async def _json_error(send: Send, status: int, message: str) -> None:
     body = json.dumps({"error": message}).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        (b"x-content-type-options", b"nosniff")]})
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_headers({})]})
     await send({"type": "http.response.body", "body": body})
+
+
+def _headers(extra: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    """``extra`` and the security headers every answer of the Flask application carries too."""
+    return [(key.lower().encode("latin-1"), value.encode("latin-1"))
+            for key, value in {**SECURITY_HEADERS, **extra}.items()]
 
 
 def _warm_lexicons(app: Flask) -> None:

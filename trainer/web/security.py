@@ -15,7 +15,13 @@ normally is limited per address. What is limited:
 A view takes part by being marked with :func:`limited` and tells a refused guess with
 :func:`refused_guess`. Each application gets its own limiter (tests build many applications and
 must not share counts). Counts live in Redis when ``TIRAGE_REDIS_URL`` is set, so every web process
-of a server shares them, else in the process's memory. ``RATELIMIT_ENABLED = False`` turns them off.
+of a server shares them, else in the process's memory. ``RATELIMIT_ENABLED = False`` turns them off;
+the ``TIRAGE_RATELIMIT_*`` settings change them (read on each request). A 429 says what was limited and
+carries Retry-After: JSON ``{"error": ...}`` on the API and to the pages' scripts, else a page.
+
+Headers: every answer gets a strict Content-Security-Policy and its companions (see
+:data:`SECURITY_HEADERS`), and Strict-Transport-Security when ``TIRAGE_HTTPS`` is set. Bad input:
+:func:`posted_number` reads the numbers forms post.
 """
 
 from __future__ import annotations
@@ -35,7 +41,6 @@ from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from ..api.common import MAX_ID
 from .common import session_token, wants_json
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,7 +48,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 LIMITER_KEY = "tirage.limiter"
 LIMITS_ATTRIBUTE = "tirage_limits"
 REFUSED_FLAG = "tirage_refused_guess"
-MAX_BODY = 64 * 1024  # as the API's bodies (trainer.api.common.MAX_BODY): a larger one names nobody
+# As trainer.api.common's (not imported from there: the API imports this module). A larger body names
+# nobody; a larger number is no id or round of a PostgreSQL INTEGER column.
+MAX_BODY = 64 * 1024
+MAX_ID = 2**31 - 1
 
 # Join codes are 6 characters of a 32-letter alphabet: 32**6 = 1,073,741,824 codes. With G games
 # (their codes stay taken after the game), one guess hits with probability G / 32**6, so a guesser
@@ -204,7 +212,7 @@ def _apply_limits(app: Flask, limits: Limiter) -> None:
         kinds = getattr(view, LIMITS_ATTRIBUTE, ())
         if not kinds:
             continue
-        wrapped = view
+        wrapped: Callable[..., Any] = view
         for kind in kinds:
             for decorator in decorators[kind]:
                 wrapped = decorator(wrapped)
@@ -225,21 +233,24 @@ def _seconds_left() -> int:
 
 def _page_message(kind: str, seconds: int) -> str:
     if kind == JOIN:
-        return ngettext("Too many join codes that name no game were tried from your network. Check the code on "
+        said = ngettext("Too many join codes that name no game were tried from your network. Check the code on "
                         "the screen and try again in %(num)s second.",
                         "Too many join codes that name no game were tried from your network. Check the code on "
                         "the screen and try again in %(num)s seconds.", seconds)
-    if kind == JOIN_ALL:
-        return ngettext("Too many join codes that name no game were tried on this server just now. Try again in "
+    elif kind == JOIN_ALL:
+        said = ngettext("Too many join codes that name no game were tried on this server just now. Try again in "
                         "%(num)s second.",
                         "Too many join codes that name no game were tried on this server just now. Try again in "
                         "%(num)s seconds.", seconds)
-    if kind == LOGIN:
-        return ngettext("Too many failed logins. Wait %(num)s second, then try again.",
+    elif kind == LOGIN:
+        said = ngettext("Too many failed logins. Wait %(num)s second, then try again.",
                         "Too many failed logins. Wait %(num)s seconds, then try again.", seconds)
-    return ngettext("Too many plays handed in within a minute. Wait %(num)s second, then hand in your play again.",
-                    "Too many plays handed in within a minute. Wait %(num)s seconds, then hand in your play again.",
-                    seconds)
+    else:
+        said = ngettext("Too many plays handed in within a minute. Wait %(num)s second, then hand in your play "
+                        "again.",
+                        "Too many plays handed in within a minute. Wait %(num)s seconds, then hand in your play "
+                        "again.", seconds)
+    return str(said)
 
 
 def too_many(error: RateLimitExceeded) -> ResponseReturnValue:
