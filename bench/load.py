@@ -649,6 +649,7 @@ class LoadRun:
         self.submission_events = 0  # seen by the projector
         self.finished_seen = False
         self.lags: list[tuple[float, float, float]] = []  # (monotonic time, epoch, lag)
+        self.own_lags: list[float] = []  # the part of each lag spent running the client's own code
         self.marks: dict[str, Mark] = {}
         self.engine_cpu = 0.0
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -720,12 +721,15 @@ class LoadRun:
         return answer
 
     async def lag_probe(self) -> None:
+        """How late the event loop wakes up, and how much of that lateness the client spent computing (the
+        rest: the machine did not run it, its CPU being taken by the server or by other processes)."""
         loop = asyncio.get_running_loop()
         while True:
-            expected = loop.time() + LAG_TICK
+            expected, cpu = loop.time() + LAG_TICK, time.thread_time()
             await asyncio.sleep(LAG_TICK)
-            now = loop.time()
-            self.lags.append((time.monotonic(), time.time(), max(0.0, now - expected)))
+            lag = max(0.0, loop.time() - expected)
+            self.lags.append((time.monotonic(), time.time(), lag))
+            self.own_lags.append(min(lag, time.thread_time() - cpu))
 
     async def sampler(self) -> None:
         while True:
@@ -1115,7 +1119,9 @@ class LoadRun:
         audit_lost = sum(r.audit.get("lost", 0) for r in rounds)
         unaudited = [r.number for r in rounds if not r.audit]
         joined = sum(1 for p in self.players if p.token)
-        saturated = (round_phase["client_cpu"] > SATURATED_CPU or percentile(lags, 0.99) > SATURATED_LAG)
+        own_lags = self.own_lags[len(self.own_lags) - len(lags):] if lags else []
+        saturated = round_phase["client_cpu"] > SATURATED_CPU or percentile(own_lags, 0.99) > SATURATED_LAG
+        crunch = [Mark.share(self.marks.get(f"late {r.number}"), self.marks.get(f"closed {r.number}")) for r in rounds]
         return {
             "players": args.players,
             "joined": joined,
@@ -1170,17 +1176,21 @@ class LoadRun:
                 "processes": len(self.server.hwm),
                 "cpu_seconds": sum(self.server.cpu.values()),
                 "cpu_share_during_rounds": round_phase["server_cpu"],
+                "cpu_share_last_10s": max((c["server_cpu"] for c in crunch), default=math.nan),
             },
             "client": {
                 "cpu_seconds": client_cpu() + self.engine_cpu,
                 "engine_cpu_seconds": self.engine_cpu,
                 "cpu_share_during_rounds": round_phase["client_cpu"],
                 "loop_lag": spread(lags),
+                "loop_lag_own": spread(own_lags),
+                "cpu_share_last_10s": max((c["client_cpu"] for c in crunch), default=math.nan),
                 "saturated": saturated,
             },
             "rounds_wall_seconds": round_phase["seconds"],
             "server_cpu_per_request": costs,
             "machine_cpu_share_during_rounds": round_phase["machine_cpu"],
+            "machine_cpu_share_last_10s": max((c["machine_cpu"] for c in crunch), default=math.nan),
             "other_cpu_share_during_rounds": round_phase["machine_cpu"] - round_phase["server_cpu"]
             - round_phase["client_cpu"],
             "load_average": os.getloadavg(),
@@ -1250,7 +1260,8 @@ def table(fig: dict[str, Any]) -> str:
     row("server memory", f"peak RSS {server['peak_rss_mb']:.0f} MB (sum of VmHWM of {server['processes']} "
                          f"process(es)); largest sampled sum {server['peak_rss_sum_sampled_mb']:.0f} MB")
     row("server CPU", f"{server['cpu_seconds']:.1f} s; {server['cpu_share_during_rounds'] * 100:.0f}% of a core "
-                      f"during the rounds ({fig['rounds_wall_seconds']:.0f} s)")
+                      f"during the rounds ({fig['rounds_wall_seconds']:.0f} s), "
+                      f"{server['cpu_share_last_10s'] * 100:.0f}% in their last 10 s")
     costs = fig["server_cpu_per_request"]
     per_core = 1 / costs["submission"] if costs["submission"] > 0 else math.nan
     row("server CPU per request", f"join {ms(costs['join'])} (with its stream), submission {ms(costs['submission'])}"
@@ -1258,12 +1269,15 @@ def table(fig: dict[str, Any]) -> str:
                                   f"takes ~{per_core:.0f} submissions/s; idle with the streams open "
                                   f"{costs['idle_cores'] * 100:.0f}% of a core")
     row("machine CPU during the rounds", f"{fig['machine_cpu_share_during_rounds'] * 100:.0f}% of a core in all "
-                                         f"({fig['cpus']} cores), other processes "
+                                         f"({fig['cpus']} cores; {fig['machine_cpu_share_last_10s'] * 100:.0f}% in "
+                                         f"the last 10 s), other processes "
                                          f"{fig['other_cpu_share_during_rounds'] * 100:.0f}%; load average at the end "
                                          + " ".join(f"{x:.1f}" for x in fig["load_average"]))
     row("client CPU", f"{client['cpu_seconds']:.1f} s (engine {client['engine_cpu_seconds']:.1f} s); "
-                      f"{client['cpu_share_during_rounds'] * 100:.0f}% of a core during the rounds; event-loop lag "
-                      f"p99 {ms(client['loop_lag']['p99'])}, max {ms(client['loop_lag']['max'])}"
+                      f"{client['cpu_share_during_rounds'] * 100:.0f}% of a core during the rounds "
+                      f"({client['cpu_share_last_10s'] * 100:.0f}% in the last 10 s); event-loop lag "
+                      f"p99 {ms(client['loop_lag']['p99'])}, max {ms(client['loop_lag']['max'])}, of which computing "
+                      f"p99 {ms(client['loop_lag_own']['p99'])}, max {ms(client['loop_lag_own']['max'])}"
                       + (" — CLIENT SATURATED: the figures include the client's delays" if client["saturated"] else ""))
     if fig["other_cpu_share_during_rounds"] > DISTURBED_CPU:
         row("NOTE", "other processes used the machine during the rounds: the figures are disturbed")

@@ -12,7 +12,7 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,24 @@ from trainer.live.hub import EventHub, Stream
 
 PASSWORD = "correct horse"
 WAIT = 20.0
+
+
+def run_async(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run ``coroutine`` in a loop of its own thread: the browser tests' Playwright keeps an event loop
+    running in the main thread for the whole session, where ``asyncio.run`` refuses to start."""
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as failure:
+            failures.append(failure)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
 
 
 # ------------------------------------------------------------------------------------------ the hub
@@ -95,7 +113,7 @@ def test_hub_reads_each_event_once_and_fans_it_out_per_game(app: Flask) -> None:
         finally:
             await hub.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def best_play_in_app(app: Flask, game: Game) -> str:
@@ -136,7 +154,7 @@ def test_hub_delivers_an_event_committed_after_a_later_one(app: Flask) -> None:
         finally:
             await hub.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_stream_too_slow_to_read_is_dropped_not_waited_for(app: Flask) -> None:
@@ -156,7 +174,7 @@ def test_a_stream_too_slow_to_read_is_dropped_not_waited_for(app: Flask) -> None
         finally:
             await hub.stop()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def _log_event(app: Flask, game_id: int) -> None:
@@ -284,7 +302,7 @@ def test_hundreds_of_streams_hear_the_round_start_without_a_thread_each(server: 
         await asyncio.to_thread(server.ok, "POST", f"/api/games/{gid}/start", None, director)
         await asyncio.wait_for(asyncio.gather(*listening, watching), WAIT * 2)
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert {phone.status for phone in phones} == {200}
     for phone in phones:
         assert [e["kind"] for e in phone.events] == ["created", "round_started"]  # quiet: no joins
@@ -299,7 +317,7 @@ def test_a_reconnecting_stream_gets_exactly_what_it_missed(server: TirageServer)
     for name in ("Ann", "Bob", "Cy"):
         server.ok("POST", "/api/join", {"code": game["join_code"], "name": name}, status=201)
     everything = SseClient(server.base_url, f"/api/games/{gid}/events")
-    asyncio.run(everything.run(lambda events: len(events) >= 4))
+    run_async(everything.run(lambda events: len(events) >= 4))
     ids = [e["id"] for e in everything.events]
     assert [e["kind"] for e in everything.events] == ["created", "joined", "joined", "joined"]
     resumed = SseClient(server.base_url, f"/api/games/{gid}/events", last_event_id=ids[1])
@@ -310,7 +328,7 @@ def test_a_reconnecting_stream_gets_exactly_what_it_missed(server: TirageServer)
         await asyncio.to_thread(server.ok, "POST", f"/api/games/{gid}/start", None, director)
         await asyncio.wait_for(task, WAIT)
 
-    asyncio.run(resume())
+    run_async(resume())
     assert [e["id"] for e in resumed.events[:2]] == ids[2:]
     assert resumed.events[2]["kind"] == "round_started" and resumed.events[2]["id"] > ids[-1]
 
@@ -369,7 +387,7 @@ def test_two_web_processes_and_a_scheduler_share_one_game_through_redis(
                                     ann["token"])
             await asyncio.wait_for(heard, WAIT * 2)
 
-        asyncio.run(scenario())
+        run_async(scenario())
         kinds = [e["kind"] for e in projector.events]
         assert kinds == ["created", "joined", "round_started", "submission", "round_closed"], kinds
         assert projector.events[-1]["data"]["by"] == "scheduler"
