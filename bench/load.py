@@ -155,6 +155,18 @@ def machine_cpu() -> tuple[float, float]:
     return float(sum(values) - values[3] - values[4]), float(sum(values))
 
 
+def checkout_version() -> str:
+    """The checkout's commit, ``+changes`` when tracked files differ from it (the server runs the tree)."""
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True, timeout=10).stdout.strip()
+        changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True, check=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "(not a git checkout)"
+    return commit + ("+changes" if changed else "")
+
+
 def client_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -1389,6 +1401,7 @@ def main(argv: list[str] | None = None) -> int:
     if files < 2 * args.players + args.api_connections + 100:
         log(f"warning: only {files} open files allowed here; {args.players} players need about "
             f"{2 * args.players + args.api_connections}")
+    version = checkout_version()  # now: the server runs the tree as it is when it starts
     folder = Path(tempfile.mkdtemp(prefix="tirage-load-"))
     server: ServerProcess | None = None
     failed = True
@@ -1422,16 +1435,16 @@ def main(argv: list[str] | None = None) -> int:
         figures = run.figures()
         if run.profiler is not None:
             figures["profile"] = run.profiler.summary()
-        figures.update({"python": platform.python_version(), "cpus": os.cpu_count(), "client_loop": loop_kind,
-                        "server_exit": status, "word_graph_seconds": build_seconds,
+        figures.update({"commit": version, "python": platform.python_version(), "cpus": os.cpu_count(),
+                        "client_loop": loop_kind, "server_exit": status, "word_graph_seconds": build_seconds,
                         "aborted": repr(outcome) if outcome else None})
         if args.json:
             print(json.dumps(_plain(figures), indent=1))
         else:
             command = "python bench/load.py" + "".join(f" {shlex.quote(a)}" for a in (argv or sys.argv[1:]))
             print(f"$ {command}")
-            print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, client on {loop_kind}; "
-                  f"server log {server.log_path}{'' if args.keep else ' (removed; --keep keeps it)'}")
+            print(f"Tirage {figures['commit']}, Python {platform.python_version()}, {os.cpu_count()} CPUs, client on "
+                  f"{loop_kind}; server log {server.log_path}{'' if args.keep else ' (removed; --keep keeps it)'}")
             print()
             print(table(figures))
         if outcome is not None:

@@ -49,8 +49,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=overrides.get("SECRET_KEY") or _secret_key(instance),
         SQLALCHEMY_DATABASE_URI=database_uri(instance),
-        # A pooled connection is checked before use: after a database restart a request reconnects, not fails.
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # A pooled PostgreSQL connection is checked before use: after a database restart a request
+        # reconnects, not fails. A SQLite file cannot go away, and the check would cost every request.
+        SQLALCHEMY_ENGINE_OPTIONS={} if database_uri(instance).startswith("sqlite") else {"pool_pre_ping": True},
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
         BABEL_DEFAULT_LOCALE="en",
         SESSION_COOKIE_SAMESITE="Lax",

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from ..duplicate.results import GameResults, PlayerRound
 from ..extensions import db
 from ..games import service
+from ..games.cache import cached
 from ..games.models import Event, Game, Player, Result, Round
 from .common import iso
 
@@ -113,7 +114,7 @@ def my_round(game: Game, round_: Round, results: GameResults, player: Player) ->
     own = scored.players.get(player.name)
     row = db.session.execute(select(Result).where(Result.round_id == round_.id, Result.player_id == player.id)
                              ).scalar_one_or_none()
-    standing = next((s for s in results.standings if s.player == player.name), None)
+    standing = cached(game, "standing-by-name", lambda: {s.player: s for s in results.standings}).get(player.name)
     return {
         "game_id": game.id,
         "number": round_.number,

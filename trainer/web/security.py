@@ -41,6 +41,7 @@ from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from . import limit_storage as limit_storage  # registers tirage-memory://
 from .common import session_token, wants_json
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -273,7 +274,7 @@ def too_many(error: RateLimitExceeded) -> ResponseReturnValue:
 def storage_uri(redis_url: str | None) -> str:
     """Where the counts live: the server's Redis (in the ``limits`` library's spelling), else memory."""
     if not redis_url:
-        return "memory://"
+        return "tirage-memory://"  # trainer.web.limit_storage
     if redis_url.startswith("unix://"):  # redis-py's socket URL; limits calls it redis+unix://
         return "redis+unix://" + redis_url[len("unix://"):]
     return redis_url
@@ -293,8 +294,10 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config.get("TIRAGE_REDIS_URL")))
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 2, "socket_connect_timeout": 2}
-                          if app.config["RATELIMIT_STORAGE_URI"] != "memory://" else {})
-    app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")  # exact: no double burst across a window edge
+                          if "memory://" not in app.config["RATELIMIT_STORAGE_URI"] else {})
+    # Fixed windows: a counter per key, cheap enough to count every play of a room of thousands
+    # (a burst may reach twice a limit across a window's edge, which these limits allow for).
+    app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "tirage")  # the Redis may serve other programs too
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # Redis away: let players in rather than fail them
     app.config.setdefault("RATELIMIT_ENABLED", True)
