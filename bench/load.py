@@ -18,16 +18,19 @@ builds nothing while it is measured. Then, with real HTTP:
   sends each with ``POST /api/games/<id>/rounds/<n>/plays``. The plays are random legal plays
   of the round (the engine, in a separate process, once per round), plus ``--bad-share`` of
   garbage that the server must refuse (422, an expected refusal). The last accepted play counts;
-* on ``round_closed`` each player reads the reveal (``GET /api/games/<id>/rounds/<n>``);
-* the round's results are then checked against every accepted play: a player's last accepted
-  play (as the server wrote it in its 200 answer) must be the play of their result. Lost: an
-  accepted play missing from the results, or a different play there.
+* on ``round_closed`` each player reads the reveal: their own round (``GET .../rounds/<n>/me``,
+  as a phone does, checking that it shows their last accepted play) or, with ``--reveal-read
+  round``, the whole round (``GET .../rounds/<n>``);
+* the round's results are then read once more and checked against every accepted play: a
+  player's last accepted play (as the server wrote it in its 200 answer) must be the play of
+  their result. Lost: an accepted play missing from the results, or a different play there.
 
 Figures: latencies of joins, submissions and reveal reads (from sending to the whole answer);
 event delivery delay (receive time minus the event's ``at``, one clock on one machine) for
 ``round_started`` and ``round_closed``; errors (5xx, connection errors, timeouts, broken
 streams); the server's peak memory and CPU time (its process and children, from ``/proc``);
-the client's own CPU and event-loop lag, which say whether the client kept up. Exit status 1
+server CPU per request kind; the client's own CPU and event-loop lag, which say whether the
+client kept up; with ``--profile``, the server's busiest functions (py-spy). Exit status 1
 when a play was lost or anything unexpected happened; the targets are reported, not asserted.
 
 The client is light on purpose, since it shares the machine with the server: one asyncio loop
@@ -1278,7 +1281,8 @@ def table(fig: dict[str, Any]) -> str:
     per_core = 1 / costs["submission"] if costs["submission"] > 0 else math.nan
     row("server CPU per request", f"join {ms(costs['join'])} (with its stream), submission {ms(costs['submission'])}"
                                   f" (before the last 10 s), reveal read {ms(costs['reveal_read'])}; so one core "
-                                  f"takes ~{per_core:.0f} submissions/s; idle with the streams open "
+                                  f"takes ~{'-' if math.isnan(per_core) else f'{per_core:.0f}'} submissions/s; "
+                                  "idle with the streams open "
                                   f"{costs['idle_cores'] * 100:.0f}% of a core")
     row("machine CPU during the rounds", f"{fig['machine_cpu_share_during_rounds'] * 100:.0f}% of a core in all "
                                          f"({fig['cpus']} cores; {fig['machine_cpu_share_last_10s'] * 100:.0f}% in "
@@ -1364,7 +1368,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="the game's seed (its racks) and the client's")
     parser.add_argument("--database-url", help="DATABASE_URL of the server (default: SQLite in the instance)")
     parser.add_argument("--redis-url", help="REDIS_URL of the server")
-    parser.add_argument("--server-args", default="", help="added to `tirage serve --port P`, e.g. '--workers 2'")
+    parser.add_argument("--server-args", default="",
+                        help="added to `tirage serve --port P`, e.g. --server-args='--workers 2 --threads 8'")
     parser.add_argument("--lexicon-cache", type=Path,
                         help=f"a folder of cached word graphs to copy (default {default_cache}); "
                              "graphs built because it had none are copied back to a folder given here")
