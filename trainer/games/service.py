@@ -17,12 +17,12 @@ import hashlib
 import secrets
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import distinct, func, select, update
+from sqlalchemy import distinct, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..duplicate.draw import Bag, DrawRule, GameOverError, reliquat_after
@@ -309,7 +309,16 @@ def start_game(game: Game, author: str, now: datetime | None = None) -> Round | 
     return round_
 
 
-def submit(game: Game, player: Player, number: int, text: object, now: datetime | None = None) -> Submission:
+@dataclass(frozen=True)
+class AcceptedPlay:
+    """A play as it was taken: canonical notation, score as placed, when the server received it."""
+
+    move: str
+    score_as_placed: int
+    received_at: datetime
+
+
+def submit(game: Game, player: Player, number: int, text: object, now: datetime | None = None) -> AcceptedPlay:
     """Record ``player``'s play for round ``number``; placement errors are refused at once (422),
     word validity is not looked at before the close. Plays are taken while the round is paused
     too: a pause stops the clock, not the players' thinking."""
@@ -341,12 +350,14 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
-    submission = Submission(round_id=round_.id, player_id=player.id, move=format_move(evaluation.move, _notation(game)),
-                            score_as_placed=evaluation.score, received_at=now)
-    db.session.add(submission)
+    accepted = AcceptedPlay(format_move(evaluation.move, _notation(game)), evaluation.score, now)
+    # A plain INSERT, not an ORM object: this runs for every play of a room in the last seconds of a
+    # round, and the unit of work (and the reload of an object expired by the commit) cost more than it.
+    db.session.execute(insert(Submission).values(round_id=round_.id, player_id=player.id, move=accepted.move,
+                                                 score_as_placed=accepted.score_as_placed, received_at=now))
     log(game.id, "submission", {"round": number, "submissions": submission_count(round_)}, player.name, now)
     db.session.commit()
-    return submission
+    return accepted
 
 
 def last_submission(round_: Round, player_id: int) -> Submission | None:

@@ -31,6 +31,7 @@ POLL_SECONDS = 0.5  # without Redis, how late an event written by another proces
 REDIS_POLL_SECONDS = 5.0  # with Redis, only a safety net for lost messages
 GAP_SECONDS = 30.0
 READ_LIMIT = 5000
+READ_INTERVAL = 0.05  # seconds between two reads at most: delivery waits this long, reads are shared
 QUEUE_LIMIT = 2000  # frames waiting for one client before it is dropped
 QUIET_KINDS = frozenset(present.PRIVATE_EVENTS)  # one per player: streams with ``quiet`` skip them
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class EventHub:
         self.redis_url = redis_url
         self.poll = poll if poll is not None else (REDIS_POLL_SECONDS if redis_url else POLL_SECONDS)
         self.streams: dict[int, set[Stream]] = {}
+        self.loud: dict[int, set[Stream]] = {}  # the streams that want per-player events too (projectors)
         self.cursor = 0
         self.gaps: dict[int, float] = {}  # id -> when it was first missed
         self.figures = HubFigures()
@@ -122,14 +124,17 @@ class EventHub:
     def subscribe(self, game_id: int, quiet: bool) -> Stream:
         stream = Stream(game_id, quiet)
         self.streams.setdefault(game_id, set()).add(stream)
+        if not quiet:
+            self.loud.setdefault(game_id, set()).add(stream)
         return stream
 
     def unsubscribe(self, stream: Stream) -> None:
-        streams = self.streams.get(stream.game_id)
-        if streams is not None:
-            streams.discard(stream)
-            if not streams:
-                del self.streams[stream.game_id]
+        for table in (self.streams, self.loud):
+            streams = table.get(stream.game_id)
+            if streams is not None:
+                streams.discard(stream)
+                if not streams:
+                    del table[stream.game_id]
 
     def connections(self) -> int:
         return sum(len(streams) for streams in self.streams.values())
@@ -137,9 +142,14 @@ class EventHub:
     # ------------------------------------------------------------ reading and fanning out
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        last_read = 0.0
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
+            # At most one read per READ_INTERVAL: when plays pour in, one read carries many of them.
+            await asyncio.sleep(max(0.0, last_read + READ_INTERVAL - loop.time()))
+            last_read = loop.time()
             self._wake.clear()  # wake-ups during the read below cause one more read, not one each
             try:
                 rows = await asyncio.to_thread(self._read)
@@ -184,13 +194,11 @@ class EventHub:
     def _fan_out(self, rows: list[tuple[int, int, str, bytes]]) -> None:
         for event_id, game_id, kind, data in rows:
             self.figures.events += 1
-            streams = self.streams.get(game_id)
+            # A submission goes to the few projectors and consoles, not to every phone of the room.
+            streams = (self.loud if kind in QUIET_KINDS else self.streams).get(game_id)
             if not streams:
                 continue
-            quiet_skips = kind in QUIET_KINDS
             for stream in list(streams):
-                if quiet_skips and stream.quiet:
-                    continue
                 if stream.offer(event_id, data):
                     self.figures.frames += 1
                 else:
