@@ -49,9 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=overrides.get("SECRET_KEY") or _secret_key(instance),
         SQLALCHEMY_DATABASE_URI=database_uri(instance),
-        # A pooled PostgreSQL connection is checked before use: after a database restart a request
-        # reconnects, not fails. A SQLite file cannot go away, and the check would cost every request.
-        SQLALCHEMY_ENGINE_OPTIONS={} if database_uri(instance).startswith("sqlite") else {"pool_pre_ping": True},
+        SQLALCHEMY_ENGINE_OPTIONS=engine_options(database_uri(instance)),
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
         BABEL_DEFAULT_LOCALE="en",
         SESSION_COOKIE_SAMESITE="Lax",
@@ -100,6 +98,17 @@ def _secret_key(instance: Path) -> str:
         with contextlib.suppress(PermissionError):  # another user's file that we may only read: leave it
             path.chmod(0o600)
     return path.read_text("ascii").strip()
+
+
+def engine_options(uri: str) -> dict[str, Any]:
+    """Connection pools as large as the server's threads (pages and API calls, event-stream reads, the
+    scheduler), so connections are reused: past the pool, SQLAlchemy opens and closes one per request,
+    and a new SQLite connection reads the schema again — under a room's plays that was most of the
+    server's time. A pooled PostgreSQL connection is also checked before use, so that after a database
+    restart a request reconnects rather than fails (a SQLite file cannot go away)."""
+    if uri.startswith("sqlite"):
+        return {"pool_size": 32, "max_overflow": 32}
+    return {"pool_pre_ping": True, "pool_size": 16, "max_overflow": 16}
 
 
 def database_uri(instance: Path) -> str:
