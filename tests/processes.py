@@ -42,6 +42,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def wait_until(ready: Callable[[], _T], what: str, timeout: float, logs: Callable[[], str]) -> _T:
+    """Poll ``ready`` every 0.1 s until it returns something true; after ``timeout``, fail with ``logs()``."""
+    limit = time.monotonic() + timeout
+    while True:
+        value = ready()
+        if value:
+            return value
+        assert time.monotonic() < limit, f"waited {timeout:g} s for {what}:\n{logs()}"
+        time.sleep(0.1)
+
+
 def parse_time(text: str) -> datetime:
     """A time as the API writes it (ISO 8601, ``Z`` for UTC)."""
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
@@ -151,13 +162,7 @@ class TirageServer:
 
     def wait_for(self, ready: Callable[[], _T], what: str, timeout: float = WAIT) -> _T:
         """Poll ``ready`` every 0.1 s until it returns something true; fail with the log after ``timeout``."""
-        limit = time.monotonic() + timeout
-        while True:
-            value = ready()
-            if value:
-                return value
-            assert time.monotonic() < limit, f"waited {timeout:g} s for {what}:\n{self.output()}"
-            time.sleep(0.1)
+        return wait_until(ready, what, timeout, self.output)
 
     # ------------------------------------------------------------ the CLI on the same instance
 

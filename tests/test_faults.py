@@ -44,7 +44,7 @@ import sqlalchemy
 from sqlalchemy.pool import NullPool
 
 from tests.postgres import Server as PostgresServer
-from tests.processes import WAIT, SchedulerProcess, TirageServer, best_play, parse_time
+from tests.processes import WAIT, SchedulerProcess, TirageServer, best_play, parse_time, wait_until
 from trainer.api.common import iso
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset
@@ -92,13 +92,7 @@ class Deployment:
 
     def wait_for(self, ready: Callable[[], _T], what: str, timeout: float = WAIT) -> _T:
         """Poll ``ready`` every 0.1 s; fail with every log after ``timeout``."""
-        limit = time.monotonic() + timeout
-        while True:
-            value = ready()
-            if value:
-                return value
-            assert time.monotonic() < limit, f"waited {timeout:g} s for {what}\n{self.logs()}"
-            time.sleep(0.1)
+        return wait_until(ready, what, timeout, self.logs)
 
     def sleep_until(self, moment: datetime) -> None:
         time.sleep(max(0.0, (moment - now()).total_seconds()))

@@ -9,10 +9,11 @@ streams do not need hundreds of threads; and a reconnection picks up exactly wha
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,16 @@ def _new_game(app: Flask, players: int = 0) -> tuple[int, list[str]]:
         return game.id, tokens
 
 
+@contextlib.asynccontextmanager
+async def running_hub(app: Flask, poll: float) -> AsyncIterator[EventHub]:
+    hub = EventHub(app, poll=poll)
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.stop()
+
+
 async def _frames(stream: Stream, count: int) -> list[tuple[int, dict[str, Any]]]:
     """The next ``count`` event frames of ``stream`` (heartbeats skipped), as (id, data)."""
     got: list[tuple[int, dict[str, Any]]] = []
@@ -95,9 +106,7 @@ def test_hub_reads_each_event_once_and_fans_it_out_per_game(app: Flask) -> None:
             service.submit(game, player, 1, rack_play)
 
     async def scenario() -> None:
-        hub = EventHub(app, poll=30.0)  # only the in-process wake-up can deliver within the test
-        await hub.start()
-        try:
+        async with running_hub(app, 30.0) as hub:  # only the in-process wake-up can deliver within the test
             loud, quiet, elsewhere = hub.subscribe(game_id, False), hub.subscribe(game_id, True), \
                 hub.subscribe(other_id, False)
             await asyncio.to_thread(play_a_little)
@@ -110,8 +119,6 @@ def test_hub_reads_each_event_once_and_fans_it_out_per_game(app: Flask) -> None:
             await asyncio.sleep(0.3)
             assert quiet.queue.empty() and elsewhere.queue.empty()  # nothing else, nothing twice
             assert hub.figures.events == 4 and hub.figures.frames == 5
-        finally:
-            await hub.stop()
 
     run_async(scenario())
 
@@ -133,9 +140,7 @@ def test_hub_delivers_an_event_committed_after_a_later_one(app: Flask) -> None:
     game_id, _ = _new_game(app)
 
     async def scenario() -> None:
-        hub = EventHub(app, poll=0.05)
-        await hub.start()
-        try:
+        async with running_hub(app, 0.05) as hub:
             stream = hub.subscribe(game_id, False)
             with app.app_context():
                 slow = db.engine.connect()
@@ -151,8 +156,6 @@ def test_hub_delivers_an_event_committed_after_a_later_one(app: Flask) -> None:
                 slow.close()
             second = await _frames(stream, 1)
             assert [data["by"] for _, data in second] == ["slow"] and second[0][0] < first[0][0]
-        finally:
-            await hub.stop()
 
     run_async(scenario())
 
@@ -161,9 +164,7 @@ def test_a_stream_too_slow_to_read_is_dropped_not_waited_for(app: Flask) -> None
     game_id, _ = _new_game(app)
 
     async def scenario() -> None:
-        hub = EventHub(app, poll=0.05)
-        await hub.start()
-        try:
+        async with running_hub(app, 0.05) as hub:
             stalled = hub.subscribe(game_id, False)
             for _ in range(stalled.queue.maxsize):
                 stalled.offer(0, b": filler\n\n")
@@ -171,8 +172,6 @@ def test_a_stream_too_slow_to_read_is_dropped_not_waited_for(app: Flask) -> None
             await asyncio.to_thread(_log_event, app, game_id)
             assert [data["kind"] for _, data in await _frames(reader, 1)] == ["paused"]
             assert stalled not in hub.streams.get(game_id, set()) and hub.figures.dropped == 1
-        finally:
-            await hub.stop()
 
     run_async(scenario())
 

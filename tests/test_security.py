@@ -455,17 +455,22 @@ def _expired_director_token(app: Flask, director_id: int) -> str:
     return signer.sign(payload).decode()
 
 
+def _round_one_closed(app: Flask, client: FlaskClient, director: str) -> tuple[int, dict[str, Any], str]:
+    """A game of ``director`` with Ann in it, its first round played and closed: its id, Ann, a top."""
+    game = new_game(client, director, seed=SEED)
+    gid = game["id"]
+    ann = api_join(client, game["join_code"], "Ann")
+    client.post(f"/api/games/{gid}/start", headers=bearer(director))
+    client.post(f"/api/games/{gid}/close", headers=bearer(director))
+    return gid, ann, (the_round(app, gid, 1).tops or [""])[0]
+
+
 def test_every_director_action_of_the_api_needs_the_games_own_director(app: Flask, client: FlaskClient,
                                                                        directors: None) -> None:
     """What tests/test_api.py leaves out: junk, expired and foreign-server tokens on every action, and
     no token, a player's token or another director on extend, top and corrections."""
     alice, bruno = token_for(client), token_for(client, "bruno")
-    game = new_game(client, alice, seed=SEED)
-    gid = game["id"]
-    ann = api_join(client, game["join_code"], "Ann")
-    client.post(f"/api/games/{gid}/start", headers=bearer(alice))
-    client.post(f"/api/games/{gid}/close", headers=bearer(alice))
-    top = (the_round(app, gid, 1).tops or [""])[0]
+    gid, ann, top = _round_one_closed(app, client, alice)
     with app.app_context():
         alice_id = db.session.execute(select(Director.id).where(Director.username == "alice")).scalar_one()
     foreign = URLSafeTimedSerializer("another server's key", salt="tirage-director").dumps({"director": alice_id})
@@ -490,12 +495,7 @@ def test_every_director_action_of_the_api_needs_the_games_own_director(app: Flas
 def test_every_director_action_of_the_pages_needs_the_games_own_director(app: Flask, client: FlaskClient,
                                                                          directors: None) -> None:
     alice = token_for(client)
-    game = new_game(client, alice, seed=SEED)
-    gid = game["id"]
-    ann = api_join(client, game["join_code"], "Ann")
-    client.post(f"/api/games/{gid}/start", headers=bearer(alice))
-    client.post(f"/api/games/{gid}/close", headers=bearer(alice))
-    top = (the_round(app, gid, 1).tops or [""])[0]
+    gid, ann, top = _round_one_closed(app, client, alice)
     bruno = app.test_client()
     assert page_login(bruno, "bruno", PASSWORD).status_code == 303
     token = csrf_token(bruno, "/director/")
