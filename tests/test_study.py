@@ -213,10 +213,13 @@ def test_a_learners_decks_are_theirs_alone(study_app: Flask) -> None:
     lea, max_ = study_app.test_client(), study_app.test_client()
     _sign_up(lea)
     _sign_up(max_, "max")
-    made = lea.post("/study/decks/new", data={**DECK_FORM, "csrf_token": _token(lea, "/study/decks/new")})
+    # A name no random token or page text can contain by chance ("7s" could, in a CSRF token).
+    made = lea.post("/study/decks/new", data={**DECK_FORM, "name": "Lea-only-sevens",
+                                              "csrf_token": _token(lea, "/study/decks/new")})
     deck_url = made.headers["Location"]
+    assert "Lea-only-sevens" in lea.get("/study/").get_data(as_text=True)
     assert max_.get(deck_url).status_code == 404
     assert max_.get(f"{deck_url}/export.csv").status_code == 404
     token = _token(max_, "/study/decks/new")
     assert max_.post(f"{deck_url}/undo", data={"csrf_token": token}).status_code == 404
-    assert "7s" not in max_.get("/study/").get_data(as_text=True)
+    assert "Lea-only-sevens" not in max_.get("/study/").get_data(as_text=True)
