@@ -8,13 +8,9 @@ Client addresses are set per request (``REMOTE_ADDR``) to play a club behind one
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import shutil
 import stat
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from itertools import permutations
@@ -27,6 +23,7 @@ from flask.testing import FlaskClient
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import func, select
 
+from tests.redis_server import RedisServer
 from tests.test_pages import csrf_token, text_of
 from trainer.app import create_app
 from trainer.engine.board import Board
@@ -289,27 +286,9 @@ def test_limits_can_be_switched_off_and_redis_down_never_fails_a_request(app: Fl
 @pytest.fixture
 def redis_url() -> Iterator[str]:
     """A throwaway Redis server on a Unix socket (as ``REDIS_URL`` names one)."""
-    server = shutil.which("redis-server")
-    if server is None:
-        reason = "redis-server not found (apt-get install redis-server)"
-        if os.environ.get("CI"):  # a missing system part fails in CI, as tests/postgres.py does
-            pytest.fail(f"the Redis test cannot run in CI: {reason}")
-        pytest.skip(reason)
-    assert server is not None
-    folder = Path(tempfile.mkdtemp(prefix="tirage-redis-"))
-    socket = folder / "redis.sock"
-    process = subprocess.Popen([server, "--port", "0", "--unixsocket", str(socket), "--save", "", "--appendonly", "no",
-                                "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while not socket.exists():
-            assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"unix://{socket}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
+    server = RedisServer()
+    yield server.url
+    server.stop()
 
 
 def test_web_processes_share_counts_through_redis(app: Flask, redis_url: str) -> None:
