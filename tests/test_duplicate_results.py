@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from trainer.duplicate.results import (
     Correction,
@@ -113,6 +115,11 @@ def test_shared_ranks_skip_after_a_tie() -> None:
     assert shared_ranks([9, 7, 7, 3]) == [1, 2, 2, 4]
     assert shared_ranks([5, 5, 5]) == [1, 1, 1]
     assert [s.rank for s in standings([])] == []
+
+
+@given(st.lists(st.integers(min_value=-50, max_value=50), max_size=60))
+def test_a_rank_is_one_more_than_the_players_ahead(values: list[int]) -> None:
+    assert shared_ranks(values) == [1 + sum(1 for other in values if other > value) for value in values]
 
 
 def test_percentage_rounds_half_up_and_is_zero_without_a_top() -> None:
