@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -48,6 +48,9 @@ JOIN_CODE_LENGTH = 6
 Planner = Callable[[str, int, int, datetime], None]
 PLANNER_KEY = "tirage.planner"
 BEST_PLAYS_KEPT = 12  # the best plays of a round, shown at its reveal (tops and next best)
+# Key in Session.info: games whose events this transaction wrote with plain INSERTs (trainer.live.notify
+# wakes their event streams after the commit; events added as objects are noticed by themselves).
+EVENTS_WRITTEN_KEY = "tirage.event_games"
 
 
 class GameError(Exception):
@@ -318,6 +321,123 @@ class AcceptedPlay:
     received_at: datetime
 
 
+@dataclass(frozen=True)
+class RoundPlaying:
+    """What judging a play of a round needs. None of it changes once the round exists (its rack, the board
+    it is played on, the game's rules), so a web process may keep it for the round's whole life."""
+
+    game_id: int
+    number: int
+    round_id: int
+    rack: str
+    board: Board
+    rules: Ruleset
+    lexicon: Lexicon
+    notation: Notation
+
+
+@dataclass(frozen=True)
+class PendingPlay:
+    """A play judged legal in its placement, not yet written: :func:`store_plays` decides whether it is on time."""
+
+    playing: RoundPlaying
+    player_id: int
+    player_name: str
+    move: str
+    score_as_placed: int
+    received_at: datetime
+
+
+def round_playing(game: Game, number: int) -> RoundPlaying:
+    """Round ``number`` of ``game`` as plays are judged against it; refused when it has not started or is over.
+
+    Whether it is still open when a play is written is for :func:`store_plays` to say."""
+    round_ = db.session.execute(
+        select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
+    if round_ is None:
+        raise GameError(f"round {number} has not started", 404 if number > game.round_number else 409,
+                        code="round_not_started", round=number)
+    if round_.status == "closed" or number != game.round_number:
+        raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
+    return RoundPlaying(game.id, number, round_.id, round_.rack, _board(game, round_.board_before), _rules(game),
+                        _lexicon(game), _notation(game))
+
+
+def judge(playing: RoundPlaying, text: object) -> tuple[str, int]:
+    """The play in canonical notation and its score as placed; placement errors are refused (422), word
+    validity is not looked at before the close. Pure engine work: no database."""
+    if not isinstance(text, str):
+        raise GameError("'move' is missing: give a play such as \"8D TRAIN\"", 422, code="move_missing")
+    try:
+        move = parse_move(text, playing.board, playing.notation)
+        evaluation = evaluate(playing.board, playing.rules, playing.lexicon, move, playing.rack, playing.notation)
+    except EngineError as exc:
+        raise GameError(str(exc), 422, code="illegal_play", engine=exc) from None
+    return format_move(evaluation.move, playing.notation), evaluation.score
+
+
+def _round_closed(number: int) -> GameError:
+    return GameError(f"round {number} is closed", 409, code="round_closed", round=number)
+
+
+def _taken(round_id: int, received_at: datetime) -> bool:
+    """Take the round row for plays received up to ``received_at``, if it was still open then. Taking the row
+    serialises the plays with the close: see the module docstring."""
+    taken = db.session.execute(
+        update(Round)
+        .where(Round.id == round_id, Round.status.in_(("open", "paused")),
+               (Round.deadline.is_(None)) | (Round.deadline > received_at))
+        .values(status=Round.status))
+    return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | GameError]:
+    """Write ``plays`` in one transaction, each with its ``submission`` event; for each, what it became.
+
+    A play received before its round's deadline (or while the round was paused) is taken, any other is
+    refused as late. One transaction for a burst of plays costs one commit (and on SQLite one fsync)
+    instead of one each, which is what lets one process keep up with a room's last seconds. Committed
+    before it returns: nobody is told a play is taken before it is on disk.
+    """
+    outcome: list[AcceptedPlay | GameError] = [_round_closed(play.playing.number) for play in plays]
+    by_round: dict[int, list[int]] = {}
+    for index, play in enumerate(plays):
+        by_round.setdefault(play.playing.round_id, []).append(index)
+    submissions: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    for round_id, indexes in by_round.items():
+        latest = max(plays[i].received_at for i in indexes)
+        if _taken(round_id, latest):
+            on_time = indexes
+        else:  # the deadline fell within this burst, or the round is over: each play on its own time
+            on_time = [i for i in indexes if _taken(round_id, plays[i].received_at)]
+        if not on_time:
+            continue
+        players = {plays[i].player_id for i in on_time}
+        seen = set(db.session.execute(select(Submission.player_id).distinct().where(
+            Submission.round_id == round_id, Submission.player_id.in_(players))).scalars())
+        count = int(db.session.execute(select(func.count(distinct(Submission.player_id)))
+                                       .where(Submission.round_id == round_id)).scalar_one())
+        for i in on_time:
+            play = plays[i]
+            if play.player_id not in seen:
+                seen.add(play.player_id)
+                count += 1
+            submissions.append({"round_id": round_id, "player_id": play.player_id, "move": play.move,
+                                "score_as_placed": play.score_as_placed, "received_at": play.received_at})
+            events.append({"game_id": play.playing.game_id, "kind": "submission", "author": play.player_name,
+                           "data": {"round": play.playing.number, "submissions": count},
+                           "created_at": play.received_at})
+            outcome[i] = AcceptedPlay(play.move, play.score_as_placed, play.received_at)
+    if submissions:
+        # Plain INSERTs, not ORM objects: this runs for every play of a room in the last seconds of a round.
+        db.session.execute(insert(Submission), submissions)
+        db.session.execute(insert(Event), events)
+        db.session.info.setdefault(EVENTS_WRITTEN_KEY, set()).update(event["game_id"] for event in events)
+    db.session.commit()
+    return outcome
+
+
 def submit(game: Game, player: Player, number: int, text: object, now: datetime | None = None) -> AcceptedPlay:
     """Record ``player``'s play for round ``number``; placement errors are refused at once (422),
     word validity is not looked at before the close. Plays are taken while the round is paused
@@ -327,37 +447,12 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
         raise GameError("this token is not for this game", 403, code="wrong_game")
     if not isinstance(text, str):
         raise GameError("'move' is missing: give a play such as \"8D TRAIN\"", 422, code="move_missing")
-    round_ = db.session.execute(
-        select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
-    if round_ is None:
-        raise GameError(f"round {number} has not started", 404 if number > game.round_number else 409,
-                        code="round_not_started", round=number)
-    if round_.status == "closed" or number != game.round_number:
-        raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
-    rules = _rules(game)
-    board = _board(game, round_.board_before)
-    try:
-        move = parse_move(text, board, _notation(game))
-        evaluation = evaluate(board, rules, _lexicon(game), move, round_.rack, _notation(game))
-    except EngineError as exc:
-        raise GameError(str(exc), 422, code="illegal_play", engine=exc) from None
-    # Taking the round row serialises this with the close: see the module docstring.
-    taken = db.session.execute(
-        update(Round)
-        .where(Round.id == round_.id, Round.status.in_(("open", "paused")),
-               (Round.deadline.is_(None)) | (Round.deadline > now))
-        .values(status=Round.status))
-    if taken.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
-        raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
-    accepted = AcceptedPlay(format_move(evaluation.move, _notation(game)), evaluation.score, now)
-    # A plain INSERT, not an ORM object: this runs for every play of a room in the last seconds of a
-    # round, and the unit of work (and the reload of an object expired by the commit) cost more than it.
-    db.session.execute(insert(Submission).values(round_id=round_.id, player_id=player.id, move=accepted.move,
-                                                 score_as_placed=accepted.score_as_placed, received_at=now))
-    log(game.id, "submission", {"round": number, "submissions": submission_count(round_)}, player.name, now)
-    db.session.commit()
-    return accepted
+    playing = round_playing(game, number)
+    move, score = judge(playing, text)
+    (outcome,) = store_plays([PendingPlay(playing, player.id, player.name, move, score, now)])
+    if isinstance(outcome, GameError):
+        raise outcome
+    return outcome
 
 
 def last_submission(round_: Round, player_id: int) -> Submission | None:

@@ -1,8 +1,10 @@
 """The application ``tirage serve`` runs: uvicorn in front, the event stream in the event loop.
 
 ``GET /api/games/<id>/events`` is answered here, by the process's :class:`~.hub.EventHub`: an open
-stream costs a queue and a coroutine, not a thread, so one process holds thousands. Every other
-request goes to the Flask application through a2wsgi's thread pool, unchanged.
+stream costs a queue and a coroutine, not a thread, so one process holds thousands. Plays handed in
+through the API (``POST /api/games/<id>/rounds/<n>/plays``) are taken here too, by the process's
+:class:`~.plays.PlayDesk`, which writes a burst of them in one transaction. Every other request
+goes to the Flask application through a2wsgi's thread pool, unchanged.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ..games.models import Game
 from ..games.service import GameError
 from ..web.security import SECURITY_HEADERS
 from .hub import EventHub
+from .plays import PLAYS_PATH, PlayDesk
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -47,6 +50,7 @@ class TirageASGI:
     def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
         self.flask = app
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
+        self.desk = PlayDesk(app, self.wsgi)  # type: ignore[arg-type]
         self.hub = EventHub(app, poll=app.config.get("TIRAGE_LIVE_POLL"), redis_url=app.config.get("TIRAGE_REDIS_URL"))
         self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         self._deadlines: dict[Any, float] = {}
@@ -61,6 +65,9 @@ class TirageASGI:
             if match is not None:
                 await self._events(int(match[1]), scope, receive, send)
                 return
+        if scope["type"] == "http" and scope["method"] == "POST" and PLAYS_PATH.fullmatch(scope["path"]):
+            await self.desk.handle(scope, receive, send)
+            return
         await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ start and stop
@@ -71,6 +78,7 @@ class TirageASGI:
             if message["type"] == "lifespan.startup":
                 try:
                     await self.hub.start()
+                    self.desk.start()
                     self._heartbeat_task = asyncio.create_task(self._heartbeats(), name="sse-heartbeats")
                     threading.Thread(target=_warm_lexicons, args=(self.flask,), daemon=True).start()
                 except Exception as error:
@@ -81,6 +89,7 @@ class TirageASGI:
                 if self._heartbeat_task is not None:
                     self._heartbeat_task.cancel()
                 await self.hub.stop()
+                await asyncio.to_thread(self.desk.stop)  # the plays waiting are written first
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..games.models import Event
+from ..games.service import EVENTS_WRITTEN_KEY
 
 CHANNEL = "tirage:events"
 REDIS_KEY = "tirage.redis"
 LISTENERS_KEY = "tirage.event_listeners"
-_PENDING = "tirage.event_games"  # key in Session.info: games whose events this transaction wrote
+_PENDING = EVENTS_WRITTEN_KEY  # key in Session.info: games whose events this transaction wrote
 log = logging.getLogger(__name__)
 
 Listener = Callable[[int], None]

@@ -40,6 +40,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import parse as parse_limit
 
 from . import limit_storage as limit_storage  # registers tirage-memory://
 from .common import session_token, wants_json
@@ -172,7 +173,31 @@ def _player() -> str:
     else:
         game_id = (request.view_args or {}).get("game_id")
         token = session_token("players", game_id) if isinstance(game_id, int) else None
-    return f"player:{hashlib.sha256(token.encode()).hexdigest()[:32]}" if token else ""
+    return player_limit_key(token) if token else ""
+
+
+def player_limit_key(token: str) -> str:
+    """Whose plays a count is of: the player's token, hashed (a count's key is no credential)."""
+    return f"player:{hashlib.sha256(token.encode()).hexdigest()[:32]}"
+
+
+def submit_allowed(app: Flask, token: str) -> bool:
+    """Count one play of the player with ``token`` against the submit limit, as the views' limit does (the same
+    counter, so the event loop's play path and the views share it); False when the limit is reached.
+
+    A storage that fails lets the play through, as the views' limits do (``RATELIMIT_SWALLOW_ERRORS``).
+    """
+    if not app.config.get("RATELIMIT_ENABLED", True):
+        return True
+    item = parse_limit(str(app.config.get("TIRAGE_RATELIMIT_SUBMIT") or DEFAULT_LIMITS["TIRAGE_RATELIMIT_SUBMIT"]))
+    prefix = app.config.get("RATELIMIT_KEY_PREFIX") or ""
+    identifiers = [prefix, player_limit_key(token), "submit"] if prefix else [player_limit_key(token), "submit"]
+    try:
+        return bool(limiter(app).limiter.hit(item, *identifiers))
+    except Exception:
+        if app.config.get("RATELIMIT_SWALLOW_ERRORS", True):
+            return True
+        raise
 
 
 def _config_limit(key: str) -> Callable[[], str]:

@@ -1,0 +1,313 @@
+"""Plays handed in through the API, taken in the event loop and written in batches.
+
+In a room's last seconds every phone hands in at once. Through the Flask view a play cost about
+8 ms of a core (a thread hand-off, the request and session machinery, five ORM round trips and a
+commit of its own), so one process answered about 110 plays a second and the queue grew to
+seconds. Here ``POST /api/games/<id>/rounds/<n>/plays`` is taken where the request arrives:
+
+* the player behind a token and the round's rack and board are read from the database once and
+  kept (neither changes: a token is a player's for good, a round's rack and board are fixed when it
+  opens);
+* the play is judged in the event loop (the engine takes about 50 µs) and counted against the
+  player's submit limit (the views' own counter);
+* one writer thread writes every play waiting at that moment in one transaction
+  (:func:`trainer.games.service.store_plays`: the same rules, deadline check and events as the
+  view), so a burst costs one commit and one fsync, and each play is answered once it is on disk.
+
+Anything unusual (no token or an unknown one, a body that is not a plain play, a round not
+running, a play the engine refuses, a limit reached) is handed to the Flask view unchanged, so every
+refusal is the view's own answer. Only the two outcomes of writing are answered here: taken, or
+refused because the round closed first (409), and 503 when the database is away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, MutableMapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from flask import Flask
+from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+from ..api.common import DATABASE_UNAVAILABLE, MAX_BODY, MAX_ID, RETRY_AFTER_SECONDS, iso
+from ..extensions import db
+from ..games import service
+from ..games.models import Game, Player, utcnow
+from ..games.scheduler import database_error_summary
+from ..games.service import AcceptedPlay, GameError, PendingPlay, RoundPlaying
+from ..web.security import HSTS, SECURITY_HEADERS, submit_allowed
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PLAYS_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/plays")
+PLAYERS_KEPT = 200_000  # token -> player, about 200 bytes each
+ROUNDS_KEPT = 64  # rounds being played at once in this process
+BATCH_LIMIT = 2000  # plays written in one transaction at most
+log = logging.getLogger(__name__)
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """A bounded map that forgets the least recently used entry (used from the event loop only)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._entries.get(key)
+        if value is not None:
+            self._entries.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class KnownPlayer:
+    id: int
+    game_id: int
+    name: str
+
+
+@dataclass
+class Counts:
+    """What the desk did since the process started (for tests and an operator's curiosity)."""
+
+    taken: int = 0  # answered here: accepted, or refused as the round closed
+    handed_on: int = 0  # given to the Flask view
+    batches: int = 0
+    largest_batch: int = 0
+
+
+class PlayDesk:
+    """The play path of one web process: :meth:`handle` in the event loop, one writer thread behind it."""
+
+    def __init__(self, app: Flask, fallback: ASGIApp) -> None:
+        self.app = app
+        self.fallback = fallback
+        self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)
+        self.rounds: Kept[tuple[int, int], RoundPlaying] = Kept(ROUNDS_KEPT)
+        self.counts = Counts()
+        self._queue: queue.SimpleQueue[tuple[PendingPlay, asyncio.Future[AcceptedPlay]] | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._memory_limits = "memory://" in str(app.config.get("RATELIMIT_STORAGE_URI", ""))
+
+    # ------------------------------------------------------------ start and stop
+
+    def start(self) -> None:
+        self._writer = threading.Thread(target=self._write_forever, name="play-writer", daemon=True)
+        self._writer.start()
+
+    def stop(self) -> None:
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join(timeout=10)
+            self._writer = None
+
+    # ------------------------------------------------------------ a request
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        game_id, number = (int(part) for part in PLAYS_PATH.fullmatch(scope["path"]).groups())  # type: ignore[union-attr]
+        body, complete = await _read_body(receive)
+        replay = _replaying(body, complete, receive)
+        received_at = utcnow()
+        token, move = _token(scope), _move(body) if complete else None
+        if max(game_id, number) > MAX_ID or token is None or move is None:
+            await self._hand_on(scope, replay, send)
+            return
+        player = self.players.get(token)
+        if player is None:
+            player = await asyncio.to_thread(self._find_player, service.hash_token(token))
+            if player is not None:
+                self.players.put(token, player)
+        playing = self.rounds.get((game_id, number))
+        if playing is None and player is not None and player.game_id == game_id:
+            playing = await asyncio.to_thread(self._find_round, game_id, number)
+            if playing is not None:
+                self.rounds.put((game_id, number), playing)
+        if player is None or player.game_id != game_id or playing is None:
+            await self._hand_on(scope, replay, send)
+            return
+        try:
+            text, score = service.judge(playing, move)
+        except GameError:
+            await self._hand_on(scope, replay, send)  # the view says what is wrong with it
+            return
+        allowed = (submit_allowed(self.app, token) if self._memory_limits
+                   else await asyncio.to_thread(submit_allowed, self.app, token))
+        if not allowed:
+            await self._hand_on(scope, replay, send)  # the view counts it again and answers 429
+            return
+        future: asyncio.Future[AcceptedPlay] = asyncio.get_running_loop().create_future()
+        self._queue.put((PendingPlay(playing, player.id, player.name, text, score, received_at), future))
+        self.counts.taken += 1
+        try:
+            accepted = await future
+        except GameError as refused:
+            await self._answer(send, refused.status, {"error": str(refused)})
+            return
+        except (OperationalError, InterfaceError) as error:
+            log.warning("database unavailable for POST %s: %s", scope["path"], database_error_summary(error))
+            await self._answer(send, 503, {"error": DATABASE_UNAVAILABLE}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+            return
+        await self._answer(send, 200, {"round": number, "move": accepted.move, "score": accepted.score_as_placed,
+                                       "received_at": iso(accepted.received_at)})
+
+    async def _hand_on(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.counts.handed_on += 1
+        await self.fallback(scope, receive, send)
+
+    async def _answer(self, send: Send, status: int, payload: dict[str, Any],
+                      extra: dict[str, str] | None = None) -> None:
+        """JSON as the Flask view writes it (sorted keys, compact, a newline), with the same headers."""
+        body = (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode()
+        headers = {**SECURITY_HEADERS, **(extra or {})}
+        if self.app.config.get("TIRAGE_HTTPS"):
+            headers["Strict-Transport-Security"] = HSTS
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            *((key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in headers.items())]})
+        await send({"type": "http.response.body", "body": body})
+
+    # ------------------------------------------------------------ reads, in a worker thread
+
+    def _find_player(self, token_hash: str) -> KnownPlayer | None:
+        with self.app.app_context():
+            row = db.session.execute(select(Player.id, Player.game_id, Player.name)
+                                     .where(Player.token_hash == token_hash)).first()
+            return KnownPlayer(row.id, row.game_id, row.name) if row is not None else None
+
+    def _find_round(self, game_id: int, number: int) -> RoundPlaying | None:
+        with self.app.app_context():
+            game = db.session.get(Game, game_id)
+            if game is None:
+                return None
+            try:
+                return service.round_playing(game, number)
+            except GameError:
+                return None  # not started, or over: the view says so
+
+    # ------------------------------------------------------------ the writer thread
+
+    def _write_forever(self) -> None:
+        while (first := self._queue.get()) is not None:
+            batch = [first]
+            stop = False
+            while len(batch) < BATCH_LIMIT:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[tuple[PendingPlay, asyncio.Future[AcceptedPlay]]]) -> None:
+        outcomes: list[AcceptedPlay | BaseException]
+        try:
+            with self.app.app_context():
+                try:
+                    outcomes = list(service.store_plays([play for play, _future in batch]))
+                except BaseException:
+                    db.session.rollback()
+                    raise
+        except Exception as error:  # nothing of the batch was written: every play gets the error
+            if not isinstance(error, OperationalError | InterfaceError):
+                log.exception("writing %d plays failed", len(batch))
+            outcomes = [error] * len(batch)
+        self.counts.batches += 1
+        self.counts.largest_batch = max(self.counts.largest_batch, len(batch))
+        futures = [future for _play, future in batch]
+        loop = futures[0].get_loop()
+        loop.call_soon_threadsafe(_settle, futures, outcomes)
+
+
+def _settle(futures: list[asyncio.Future[AcceptedPlay]], outcomes: list[AcceptedPlay | BaseException]) -> None:
+    for future, outcome in zip(futures, outcomes, strict=True):
+        if future.cancelled():
+            continue  # the client went away; its play is written all the same
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
+
+# ------------------------------------------------------------ reading the request
+
+
+async def _read_body(receive: Receive) -> tuple[bytes, bool]:
+    """The body, up to just past :data:`MAX_BODY`; whether it was read whole (else the view refuses it)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks), False
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks), size <= MAX_BODY
+        if size > MAX_BODY:
+            return b"".join(chunks), False
+
+
+def _replaying(body: bytes, complete: bool, receive: Receive) -> Receive:
+    """``receive`` for the view: what was read already, then the rest of the request."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": not complete}
+        return await receive()
+
+    return replay
+
+
+def _token(scope: Scope) -> str | None:
+    for key, value in scope["headers"]:
+        if key.lower() == b"authorization":
+            scheme, _sep, token = value.decode("latin-1").partition(" ")
+            token = token.strip()
+            return token if scheme.lower() == "bearer" and token else None
+    return None
+
+
+def _move(body: bytes) -> str | None:
+    """The play of a plain ``{"move": "..."}`` body; None for anything the view should look at."""
+    if b"\\u0000" in body:
+        return None  # NUL characters: the view refuses them
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not all(isinstance(value, str | int | float | bool) or value is None
+                                             for value in data.values()):
+        return None
+    move = data.get("move")
+    return move if isinstance(move, str) else None
