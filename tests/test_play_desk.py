@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -106,13 +107,13 @@ class Answer:
         return json.loads(self.body)
 
 
-async def _post(asgi: TirageASGI, path: str, body: bytes, token: str | None) -> Answer:
+async def _post(asgi: TirageASGI, path: str, body: bytes, token: str | None, method: str = "POST") -> Answer:
     """One request through the ASGI application, as uvicorn hands it over."""
     headers = [(b"host", b"testserver"), (b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode())]
     if token is not None:
         headers.append((b"authorization", f"Bearer {token}".encode()))
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
              "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"", "headers": headers,
              "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80)}
     chunks = [body[:10], body[10:]]  # in two pieces, as a network may deliver it
@@ -266,3 +267,72 @@ def test_a_play_that_arrives_after_the_close_is_refused_as_late(app: Flask, serv
     assert served.desk.counts.taken == 2  # judged here, refused by the writer's check of the round row
     with app.app_context():
         assert db.session.query(Submission).count() == 1
+
+
+# ------------------------------------------------------------------------------ the reveal read
+
+
+def test_each_phone_reads_its_reveal_from_answers_built_once_per_version(app: Flask, served: TirageASGI) -> None:
+    game_id, tokens, plays = _started_game(app, 3)
+    client = app.test_client()
+    me = f"/api/games/{game_id}/rounds/1/me"
+
+    def view(token: str) -> tuple[int, bytes]:
+        answer = client.get(me, headers={"Authorization": f"Bearer {token}"})
+        return answer.status_code, answer.data
+
+    async def scenario() -> None:
+        await served.hub.start()
+        try:
+            for token, play in zip(tokens[:2], plays[:2], strict=True):  # the third player hands in nothing
+                assert (await _post(served, _plays_path(game_id), json.dumps({"move": play}).encode(),
+                                    token)).status == 200
+            early = await _post(served, me, b"", tokens[0], "GET")
+            assert early.status == 403 and "published when it closes" in early.json()["error"]
+            opened = served.hub.versions[game_id]  # from the database: no event read since the hub started
+            await asyncio.to_thread(_close, app, game_id)
+            await _until(lambda: served.hub.versions[game_id] > opened)
+            for token in tokens:
+                fast = await _post(served, me, b"", token, "GET")
+                assert (fast.status, fast.body) == await asyncio.to_thread(view, token)
+            assert served.desk.counts.reveals == 3 and served.desk.counts.reveal_builds == 1
+            mine = json.loads((await _post(served, me, b"", tokens[1], "GET")).body)
+            assert mine["result"]["move"] == plays[1] and mine["standing"]["of"] == 3
+
+            # A correction is a new version: the phone told of it reads the corrected figures.
+            before = served.hub.versions[game_id]
+            await asyncio.to_thread(_correct, app, game_id, tokens[1], 7)
+            await _until(lambda: served.hub.versions[game_id] > before)
+            corrected = json.loads((await _post(served, me, b"", tokens[1], "GET")).body)
+            assert corrected["result"]["score"] == 7
+            assert (await asyncio.to_thread(view, tokens[1]))[1] == (await _post(served, me, b"", tokens[1],
+                                                                                 "GET")).body
+            assert served.desk.counts.reveal_builds == 2
+            # Another game's player, no token: the view's own refusals.
+            for token in (None, "not-a-token"):
+                refused = await _post(served, me, b"", token, "GET")
+                assert refused.status == 401
+        finally:
+            await served.hub.stop()
+
+    run_async(scenario())
+
+
+def _close(app: Flask, game_id: int) -> None:
+    with app.app_context():
+        assert service.close_round(game_id, 1, "test", early=True)
+
+
+def _correct(app: Flask, game_id: int, token: str, score: int) -> None:
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        player = service.player_for_token(token)
+        assert game is not None and player is not None
+        service.correct(game, 1, player.id, score, "misread tile", "test")
+
+
+async def _until(condition: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the event hub did not read the event"
+        await asyncio.sleep(0.02)

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..duplicate.results import GameResults, PlayerRound
+from ..duplicate.results import GameResults, PlayerRound, Standing
 from ..extensions import db
 from ..games import service
 from ..games.cache import cached
@@ -110,20 +110,35 @@ def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, 
 
 def my_round(game: Game, round_: Round, results: GameResults, player: Player) -> dict[str, Any]:
     """A closed round as one player sees it: the tops, their own play and figures, their place so far."""
-    scored = next(r for r in results.rounds if r.number == round_.number)
-    own = scored.players.get(player.name)
     row = db.session.execute(select(Result).where(Result.round_id == round_.id, Result.player_id == player.id)
                              ).scalar_one_or_none()
     standing = cached(game, "standing-by-name", lambda: {s.player: s for s in results.standings}).get(player.name)
+    return _my_round(round_, results, player.id, player.name, row, standing)
+
+
+def every_my_round(game: Game, round_: Round, results: GameResults) -> dict[int, dict[str, Any]]:
+    """:func:`my_round` of every player of the game at once, by player id (a few queries for the whole room)."""
+    rows = {row.player_id: row for row in db.session.execute(
+        select(Result).where(Result.round_id == round_.id)).scalars()}
+    standings = {s.player: s for s in results.standings}
+    return {player.id: _my_round(round_, results, player.id, player.name, rows.get(player.id),
+                                 standings.get(player.name))
+            for player in game.players}
+
+
+def _my_round(round_: Round, results: GameResults, player_id: int, name: str, row: Result | None,
+              standing: Standing | None) -> dict[str, Any]:
+    scored = next(r for r in results.rounds if r.number == round_.number)
+    own = scored.players.get(name)
     return {
-        "game_id": game.id,
+        "game_id": round_.game_id,
         "number": round_.number,
         "rack": round_.rack,
         "top_score": round_.top_score,
         "tops": list(round_.tops or []),
         "placed": round_.placed_move,
         "plays": scored.plays,
-        "result": _player_round(own, player.id, row) if own is not None else None,
+        "result": _player_round(own, player_id, row) if own is not None else None,
         "standing": {"rank": standing.rank, "of": len(results.standings), "total": standing.total,
                      "negatif": standing.negatif, "percentage": standing.percentage}
         if standing is not None else None,

@@ -25,9 +25,17 @@ from .models import Event, Game
 T = TypeVar("T")
 
 
+UNVERSIONED_KINDS = frozenset({"submission"})  # events that change no result, board or player list
+
+
 def game_version(game: Game) -> int:
+    return version_of(game.id)
+
+
+def version_of(game_id: int) -> int:
+    """The game's version: the id of its last event that may change what is cached (0 before any)."""
     return int(db.session.execute(select(func.max(Event.id)).where(
-        Event.game_id == game.id, Event.kind != "submission")).scalar() or 0)
+        Event.game_id == game_id, Event.kind.not_in(UNVERSIONED_KINDS))).scalar() or 0)
 
 
 class GameCache:

@@ -26,11 +26,12 @@ from flask import Flask
 from ..api.common import MAX_ID
 from ..api.events import HEADERS, RETRY_MS, fetch, frame, quiet_arg, resume_from, seconds_arg
 from ..extensions import db, lexicon_store
+from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Game
 from ..games.service import GameError
 from ..web.security import SECURITY_HEADERS
 from .hub import EventHub
-from .plays import PLAYS_PATH, PlayDesk
+from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -50,8 +51,8 @@ class TirageASGI:
     def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
         self.flask = app
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
-        self.desk = PlayDesk(app, self.wsgi)  # type: ignore[arg-type]
         self.hub = EventHub(app, poll=app.config.get("TIRAGE_LIVE_POLL"), redis_url=app.config.get("TIRAGE_REDIS_URL"))
+        self.desk = PlayDesk(app, self.wsgi, self.hub)  # type: ignore[arg-type]
         self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         self._deadlines: dict[Any, float] = {}
         self._heartbeat_task: asyncio.Task[None] | None = None
@@ -66,7 +67,10 @@ class TirageASGI:
                 await self._events(int(match[1]), scope, receive, send)
                 return
         if scope["type"] == "http" and scope["method"] == "POST" and PLAYS_PATH.fullmatch(scope["path"]):
-            await self.desk.handle(scope, receive, send)
+            await self.desk.play(scope, receive, send)
+            return
+        if scope["type"] == "http" and scope["method"] == "GET" and MY_ROUND_PATH.fullmatch(scope["path"]):
+            await self.desk.my_round(scope, receive, send)
             return
         await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 
@@ -132,6 +136,9 @@ class TirageASGI:
                 (b"content-type", b"text/event-stream; charset=utf-8"),
                 *_headers(HEADERS)]})
             sent = {shown["id"] for shown in caught_up}
+            for shown in caught_up:  # the client will know of these: reads of this process must too
+                if shown["kind"] not in UNVERSIONED_KINDS:
+                    self.hub.note_version(game_id, shown["id"])
             body = f"retry: {RETRY_MS}\n\n" + "".join(frame(shown) for shown in caught_up)
             await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
             if timeout > 0:

@@ -24,6 +24,7 @@ from sqlalchemy import func, or_, select
 from ..api import present
 from ..api.events import frame
 from ..extensions import db
+from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Event
 from . import notify
 
@@ -81,6 +82,9 @@ class EventHub:
         self.loud: dict[int, set[Stream]] = {}  # the streams that want per-player events too (projectors)
         self.cursor = 0
         self.gaps: dict[int, float] = {}  # id -> when it was first missed
+        # game -> the last event read that changes what is cached (trainer.games.cache's version), for the
+        # games that had one since this hub started; every event a stream of this process was sent is here.
+        self.versions: dict[int, int] = {}
         self.figures = HubFigures()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -191,9 +195,16 @@ class EventHub:
                 self.cursor = event_id
         return read
 
+    def note_version(self, game_id: int, event_id: int) -> None:
+        """The game has reached at least this version (an event read elsewhere: a catch-up, the database)."""
+        if event_id > self.versions.get(game_id, 0):
+            self.versions[game_id] = event_id
+
     def _fan_out(self, rows: list[tuple[int, int, str, bytes]]) -> None:
         for event_id, game_id, kind, data in rows:
             self.figures.events += 1
+            if kind not in UNVERSIONED_KINDS:
+                self.note_version(game_id, event_id)
             # A submission goes to the few projectors and consoles, not to every phone of the room.
             streams = (self.loud if kind in QUIET_KINDS else self.streams).get(game_id)
             if not streams:

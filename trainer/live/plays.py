@@ -1,4 +1,4 @@
-"""Plays handed in through the API, taken in the event loop and written in batches.
+"""What every phone of a room sends at the same moment, answered in the event loop: its play, and its reveal.
 
 In a room's last seconds every phone hands in at once. Through the Flask view a play cost about
 8 ms of a core (a thread hand-off, the request and session machinery, five ORM round trips and a
@@ -18,6 +18,12 @@ Anything unusual (no token or an unknown one, a body that is not a plain play, a
 running, a play the engine refuses, a limit reached) is handed to the Flask view unchanged, so every
 refusal is the view's own answer. Only the two outcomes of writing are answered here: taken, or
 refused because the round closed first (409), and 503 when the database is away.
+
+At the reveal every phone reads its own result (``GET /api/games/<id>/rounds/<n>/me``), 6 ms each
+through the view. Here the answers of the whole room are built once per version of the game (the
+version of :mod:`trainer.games.cache`), in a worker thread, and each read is a lookup. The version
+comes from the process's event hub, which has read every event this process's streams were sent
+(and catch-up reads note theirs), so a phone told of a close or a correction reads what follows it.
 """
 
 from __future__ import annotations
@@ -37,13 +43,16 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from ..api import present
 from ..api.common import DATABASE_UNAVAILABLE, MAX_BODY, MAX_ID, RETRY_AFTER_SECONDS, iso
 from ..extensions import db
 from ..games import service
-from ..games.models import Game, Player, utcnow
+from ..games.cache import game_results, version_of
+from ..games.models import Game, Player, Round, utcnow
 from ..games.scheduler import database_error_summary
 from ..games.service import AcceptedPlay, GameError, PendingPlay, RoundPlaying
 from ..web.security import HSTS, SECURITY_HEADERS, submit_allowed
+from .hub import EventHub
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -52,6 +61,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PLAYS_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/plays")
+MY_ROUND_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/me")
+REVEALS_KEPT = 8  # versions of a room's answers kept (each about 1 kB a player)
 PLAYERS_KEPT = 200_000  # token -> player, about 200 bytes each
 ROUNDS_KEPT = 64  # rounds being played at once in this process
 BATCH_LIMIT = 2000  # plays written in one transaction at most
@@ -59,6 +70,7 @@ log = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class Kept(Generic[K, V]):
@@ -92,8 +104,10 @@ class KnownPlayer:
 class Counts:
     """What the desk did since the process started (for tests and an operator's curiosity)."""
 
-    taken: int = 0  # answered here: accepted, or refused as the round closed
-    handed_on: int = 0  # given to the Flask view
+    taken: int = 0  # plays answered here: accepted, or refused as the round closed
+    handed_on: int = 0  # requests given to the Flask view
+    reveals: int = 0  # reveal reads answered here
+    reveal_builds: int = 0  # times a room's reveal answers were built
     batches: int = 0
     largest_batch: int = 0
 
@@ -101,11 +115,14 @@ class Counts:
 class PlayDesk:
     """The play path of one web process: :meth:`handle` in the event loop, one writer thread behind it."""
 
-    def __init__(self, app: Flask, fallback: ASGIApp) -> None:
+    def __init__(self, app: Flask, fallback: ASGIApp, hub: EventHub) -> None:
         self.app = app
         self.fallback = fallback
+        self.hub = hub
         self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)
         self.rounds: Kept[tuple[int, int], RoundPlaying] = Kept(ROUNDS_KEPT)
+        self.reveals: Kept[tuple[int, int, int], dict[int, bytes]] = Kept(REVEALS_KEPT)
+        self._revealing: dict[tuple[int, int, int], asyncio.Future[dict[int, bytes] | None]] = {}
         self.counts = Counts()
         self._queue: queue.SimpleQueue[tuple[PendingPlay, asyncio.Future[AcceptedPlay]] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
@@ -125,26 +142,15 @@ class PlayDesk:
 
     # ------------------------------------------------------------ a request
 
-    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        game_id, number = (int(part) for part in PLAYS_PATH.fullmatch(scope["path"]).groups())  # type: ignore[union-attr]
+    async def play(self, scope: Scope, receive: Receive, send: Send) -> None:
+        game_id, number = _ids(PLAYS_PATH, scope)
         body, complete = await _read_body(receive)
         replay = _replaying(body, complete, receive)
         received_at = utcnow()
         token, move = _token(scope), _move(body) if complete else None
-        if max(game_id, number) > MAX_ID or token is None or move is None:
-            await self._hand_on(scope, replay, send)
-            return
-        player = self.players.get(token)
-        if player is None:
-            player = await asyncio.to_thread(self._find_player, service.hash_token(token))
-            if player is not None:
-                self.players.put(token, player)
-        playing = self.rounds.get((game_id, number))
-        if playing is None and player is not None and player.game_id == game_id:
-            playing = await asyncio.to_thread(self._find_round, game_id, number)
-            if playing is not None:
-                self.rounds.put((game_id, number), playing)
-        if player is None or player.game_id != game_id or playing is None:
+        player = await self._player(token, game_id) if move is not None else None
+        playing = await self._round(game_id, number) if player is not None else None
+        if token is None or move is None or player is None or playing is None:
             await self._hand_on(scope, replay, send)
             return
         try:
@@ -172,14 +178,77 @@ class PlayDesk:
         await self._answer(send, 200, {"round": number, "move": accepted.move, "score": accepted.score_as_placed,
                                        "received_at": iso(accepted.received_at)})
 
+    async def my_round(self, scope: Scope, receive: Receive, send: Send) -> None:
+        game_id, number = _ids(MY_ROUND_PATH, scope)
+        player = await self._player(_token(scope), game_id)
+        answers = await self._reveal(game_id, number) if player is not None else None
+        body = answers.get(player.id) if answers is not None and player is not None else None
+        if body is None:  # not closed, not found, a player who joined since: the view says what it is
+            await self._hand_on(scope, receive, send)
+            return
+        self.counts.reveals += 1
+        await self._send(send, 200, body)
+
+    async def _player(self, token: str | None, game_id: int) -> KnownPlayer | None:
+        """The player of ``token`` if it is one of game ``game_id``'s."""
+        if token is None or game_id > MAX_ID:
+            return None
+        player = self.players.get(token)
+        if player is None:
+            player = await _read(self._find_player, service.hash_token(token))
+            if player is not None:
+                self.players.put(token, player)
+        return player if player is not None and player.game_id == game_id else None
+
+    async def _round(self, game_id: int, number: int) -> RoundPlaying | None:
+        if number > MAX_ID:
+            return None
+        playing = self.rounds.get((game_id, number))
+        if playing is None:
+            playing = await _read(self._find_round, game_id, number)
+            if playing is not None:
+                self.rounds.put((game_id, number), playing)
+        return playing
+
+    async def _reveal(self, game_id: int, number: int) -> dict[int, bytes] | None:
+        """Every player's answer to ``.../rounds/<number>/me`` at the game's current version; built by one
+        worker thread while the room's other reads wait for it. None when the round is not closed."""
+        if number > MAX_ID:
+            return None
+        version = self.hub.versions.get(game_id)
+        if version is None:  # nothing of this game read since the hub started: ask the database once
+            found = await _read(self._find_version, game_id)
+            if found is None:
+                return None
+            self.hub.note_version(game_id, found)
+            version = self.hub.versions[game_id]
+        key = (game_id, number, version)
+        answers = self.reveals.get(key)
+        if answers is not None:
+            return answers
+        building = self._revealing.get(key)
+        if building is None:
+            building = asyncio.ensure_future(asyncio.to_thread(self._build_reveal, game_id, number))
+            self._revealing[key] = building
+            building.add_done_callback(lambda _done: self._revealing.pop(key, None))
+        try:
+            answers = await asyncio.shield(building)
+        except Exception:
+            log.exception("building the reveal of game %d round %d failed", game_id, number)
+            return None  # the view answers, or says what is wrong
+        if answers is not None:
+            self.reveals.put(key, answers)
+        return answers
+
     async def _hand_on(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.counts.handed_on += 1
         await self.fallback(scope, receive, send)
 
     async def _answer(self, send: Send, status: int, payload: dict[str, Any],
                       extra: dict[str, str] | None = None) -> None:
-        """JSON as the Flask view writes it (sorted keys, compact, a newline), with the same headers."""
-        body = (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode()
+        await self._send(send, status, _json(payload), extra)
+
+    async def _send(self, send: Send, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
         headers = {**SECURITY_HEADERS, **(extra or {})}
         if self.app.config.get("TIRAGE_HTTPS"):
             headers["Strict-Transport-Security"] = HSTS
@@ -205,6 +274,23 @@ class PlayDesk:
                 return service.round_playing(game, number)
             except GameError:
                 return None  # not started, or over: the view says so
+
+    def _find_version(self, game_id: int) -> int:
+        with self.app.app_context():
+            return version_of(game_id)
+
+    def _build_reveal(self, game_id: int, number: int) -> dict[int, bytes] | None:
+        """Read after the version was taken, so never older than it: what is kept for a version is that
+        version or newer, and a newer version builds again."""
+        with self.app.app_context():
+            game = db.session.get(Game, game_id)
+            round_ = db.session.execute(select(Round).where(Round.game_id == game_id, Round.number == number)
+                                        ).scalar_one_or_none() if game is not None else None
+            if game is None or round_ is None or round_.status != "closed":
+                return None
+            self.counts.reveal_builds += 1
+            answers = present.every_my_round(game, round_, game_results(game))
+            return {player_id: _json(answer) for player_id, answer in answers.items()}
 
     # ------------------------------------------------------------ the writer thread
 
@@ -243,6 +329,28 @@ class PlayDesk:
         futures = [future for _play, future in batch]
         loop = futures[0].get_loop()
         loop.call_soon_threadsafe(_settle, futures, outcomes)
+
+
+def _json(payload: dict[str, Any]) -> bytes:
+    """JSON as the Flask views write it: sorted keys, compact, a newline."""
+    return (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+
+async def _read(function: Callable[..., T], *args: Any) -> T | None:
+    """``function(*args)`` in a worker thread; None when it fails (the database away: the view, which the
+    request is then handed to, answers 503)."""
+    try:
+        return await asyncio.to_thread(function, *args)
+    except Exception as error:
+        log.debug("read for the play path failed: %s", error)
+        return None
+
+
+def _ids(path: re.Pattern[str], scope: Scope) -> tuple[int, int]:
+    """The game id and round number of a path the application matched with ``path``."""
+    match = path.fullmatch(scope["path"])
+    assert match is not None
+    return int(match[1]), int(match[2])
 
 
 def _settle(futures: list[asyncio.Future[AcceptedPlay]], outcomes: list[AcceptedPlay | BaseException]) -> None:
