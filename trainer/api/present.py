@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..duplicate.results import GameResults, PlayerRound, Standing
+from ..duplicate.results import GameResults, PlayerRound, RoundResult, Standing
 from ..extensions import db
 from ..games import service
 from ..games.cache import cached
@@ -113,7 +113,7 @@ def my_round(game: Game, round_: Round, results: GameResults, player: Player) ->
     row = db.session.execute(select(Result).where(Result.round_id == round_.id, Result.player_id == player.id)
                              ).scalar_one_or_none()
     standing = cached(game, "standing-by-name", lambda: {s.player: s for s in results.standings}).get(player.name)
-    return _my_round(round_, results, player.id, player.name, row, standing)
+    return _my_round(round_, results, _scored(results, round_), player.id, player.name, row, standing)
 
 
 def every_my_round(game: Game, round_: Round, results: GameResults) -> dict[int, dict[str, Any]]:
@@ -121,14 +121,19 @@ def every_my_round(game: Game, round_: Round, results: GameResults) -> dict[int,
     rows = {row.player_id: row for row in db.session.execute(
         select(Result).where(Result.round_id == round_.id)).scalars()}
     standings = {s.player: s for s in results.standings}
-    return {player.id: _my_round(round_, results, player.id, player.name, rows.get(player.id),
+    scored = _scored(results, round_)
+    return {player.id: _my_round(round_, results, scored, player.id, player.name, rows.get(player.id),
                                  standings.get(player.name))
             for player in game.players}
 
 
-def _my_round(round_: Round, results: GameResults, player_id: int, name: str, row: Result | None,
-              standing: Standing | None) -> dict[str, Any]:
-    scored = next(r for r in results.rounds if r.number == round_.number)
+def _scored(results: GameResults, round_: Round) -> RoundResult:
+    number = round_.number
+    return next(r for r in results.rounds if r.number == number)
+
+
+def _my_round(round_: Round, results: GameResults, scored: RoundResult, player_id: int, name: str,
+              row: Result | None, standing: Standing | None) -> dict[str, Any]:
     own = scored.players.get(name)
     return {
         "game_id": round_.game_id,

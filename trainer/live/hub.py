@@ -184,8 +184,12 @@ class EventHub:
         if self.gaps:
             condition = or_(condition, Event.id.in_(list(self.gaps)))
         with self.app.app_context():
-            rows = db.session.execute(select(Event).where(condition).order_by(Event.id).limit(READ_LIMIT)).scalars()
-            read = [(row.id, row.game_id, row.kind, frame(present.event(row)).encode()) for row in rows]
+            # Columns, not ORM objects: in a round's last seconds this reads hundreds of submissions a second.
+            rows = db.session.execute(select(Event.id, Event.game_id, Event.kind, Event.data, Event.author,
+                                             Event.created_at).where(condition).order_by(Event.id)
+                                      .limit(READ_LIMIT))
+            read = [(row.id, row.game_id, row.kind, frame(present.event(row)).encode())  # type: ignore[arg-type]
+                    for row in rows]
         self.figures.reads += 1
         for event_id, *_ in read:
             self.gaps.pop(event_id, None)

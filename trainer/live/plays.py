@@ -34,6 +34,7 @@ import logging
 import queue
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, MutableMapping
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ PLAYS_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/
 MY_ROUND_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/me")
 REVEALS_KEPT = 8  # versions of a room's answers kept (each about 1 kB a player)
 PLAYERS_KEPT = 200_000  # token -> player, about 200 bytes each
+ROOM_READ_SECONDS = 10.0  # a room's players are read whole at most this often (late joiners are read alone)
 ROUNDS_KEPT = 64  # rounds being played at once in this process
 BATCH_LIMIT = 2000  # plays written in one transaction at most
 log = logging.getLogger(__name__)
@@ -119,7 +121,8 @@ class PlayDesk:
         self.app = app
         self.fallback = fallback
         self.hub = hub
-        self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)
+        self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)  # by token hash
+        self._rooms_read: dict[int, float] = {}  # game -> when all its players were last read
         self.rounds: Kept[tuple[int, int], RoundPlaying] = Kept(ROUNDS_KEPT)
         self.reveals: Kept[tuple[int, int, int], dict[int, bytes]] = Kept(REVEALS_KEPT)
         self._revealing: dict[tuple[int, int, int], asyncio.Future[dict[int, bytes] | None]] = {}
@@ -193,11 +196,13 @@ class PlayDesk:
         """The player of ``token`` if it is one of game ``game_id``'s."""
         if token is None or game_id > MAX_ID:
             return None
-        player = self.players.get(token)
+        token_hash = service.hash_token(token)
+        player = self.players.get(token_hash)
         if player is None:
-            player = await _read(self._find_player, service.hash_token(token))
-            if player is not None:
-                self.players.put(token, player)
+            found = await _read(self._find_players, token_hash, game_id) or {}
+            for known_hash, known in found.items():
+                self.players.put(known_hash, known)
+            player = found.get(token_hash)
         return player if player is not None and player.game_id == game_id else None
 
     async def _round(self, game_id: int, number: int) -> RoundPlaying | None:
@@ -259,11 +264,22 @@ class PlayDesk:
 
     # ------------------------------------------------------------ reads, in a worker thread
 
-    def _find_player(self, token_hash: str) -> KnownPlayer | None:
+    def _find_players(self, token_hash: str, game_id: int) -> dict[str, KnownPlayer]:
+        """The player of ``token_hash``; with them, the first time one of the room is met (and at most every
+        :data:`ROOM_READ_SECONDS` after), every player of their game, so the room's first plays find theirs."""
         with self.app.app_context():
             row = db.session.execute(select(Player.id, Player.game_id, Player.name)
                                      .where(Player.token_hash == token_hash)).first()
-            return KnownPlayer(row.id, row.game_id, row.name) if row is not None else None
+            if row is None:
+                return {}
+            found = {token_hash: KnownPlayer(row.id, row.game_id, row.name)}
+            now = time.monotonic()
+            if row.game_id == game_id and now - self._rooms_read.get(game_id, -ROOM_READ_SECONDS) >= ROOM_READ_SECONDS:
+                self._rooms_read[game_id] = now
+                for other in db.session.execute(select(Player.token_hash, Player.id, Player.game_id, Player.name)
+                                                .where(Player.game_id == game_id)):
+                    found[other.token_hash] = KnownPlayer(other.id, other.game_id, other.name)
+            return found
 
     def _find_round(self, game_id: int, number: int) -> RoundPlaying | None:
         with self.app.app_context():
