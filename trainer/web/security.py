@@ -26,6 +26,7 @@ Headers: every answer gets a strict Content-Security-Policy and its companions (
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -40,6 +41,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem
 from limits import parse as parse_limit
 
 from . import limit_storage as limit_storage  # registers tirage-memory://
@@ -181,6 +183,11 @@ def player_limit_key(token: str) -> str:
     return f"player:{hashlib.sha256(token.encode()).hexdigest()[:32]}"
 
 
+@functools.lru_cache(maxsize=16)
+def _parsed_limit(text: str) -> RateLimitItem:
+    return parse_limit(text)
+
+
 def submit_allowed(app: Flask, token: str) -> bool:
     """Count one play of the player with ``token`` against the submit limit, as the views' limit does (the same
     counter, so the event loop's play path and the views share it); False when the limit is reached.
@@ -189,7 +196,7 @@ def submit_allowed(app: Flask, token: str) -> bool:
     """
     if not app.config.get("RATELIMIT_ENABLED", True):
         return True
-    item = parse_limit(str(app.config.get("TIRAGE_RATELIMIT_SUBMIT") or DEFAULT_LIMITS["TIRAGE_RATELIMIT_SUBMIT"]))
+    item = _parsed_limit(str(app.config.get("TIRAGE_RATELIMIT_SUBMIT") or DEFAULT_LIMITS["TIRAGE_RATELIMIT_SUBMIT"]))
     prefix = app.config.get("RATELIMIT_KEY_PREFIX") or ""
     identifiers = [prefix, player_limit_key(token), "submit"] if prefix else [player_limit_key(token), "submit"]
     try:
