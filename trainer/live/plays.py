@@ -9,14 +9,15 @@ seconds. Here ``POST /api/games/<id>/rounds/<n>/plays`` is taken where the reque
   kept (neither changes: a token is a player's for good, a round's rack and board are fixed when it
   opens);
 * the play is judged in the event loop (the engine takes about 50 µs) and counted against the
-  player's submit limit (the views' own counter);
+  player's submit limit (the views' own counter); a play the engine refuses is answered 422 with
+  its reason, as the view does;
 * one writer thread writes every play waiting at that moment in one transaction
   (:func:`trainer.games.service.store_plays`: the same rules, deadline check and events as the
   view), so a burst costs one commit and one fsync, and each play is answered once it is on disk.
 
-Anything unusual (no token or an unknown one, a body that is not a plain play, a round not
-running, a play the engine refuses, a limit reached) is handed to the Flask view unchanged, so every
-refusal is the view's own answer. Only the two outcomes of writing are answered here: taken, or
+Anything else unusual (no token or an unknown one, a body that is not a plain play, a round not
+running, a limit reached) is handed to the Flask view unchanged, so those refusals are the view's
+own answers. Besides the engine's 422, only the outcomes of writing are answered here: taken, or
 refused because the round closed first (409), and 503 when the database is away.
 
 At the reveal every phone reads its own result (``GET /api/games/<id>/rounds/<n>/me``), 6 ms each
@@ -107,6 +108,7 @@ class Counts:
     """What the desk did since the process started (for tests and an operator's curiosity)."""
 
     taken: int = 0  # plays answered here: accepted, or refused as the round closed
+    refused: int = 0  # plays the engine refused, answered here (422)
     handed_on: int = 0  # requests given to the Flask view
     reveals: int = 0  # reveal reads answered here
     reveal_builds: int = 0  # times a room's reveal answers were built
@@ -156,15 +158,20 @@ class PlayDesk:
         if token is None or move is None or player is None or playing is None:
             await self._hand_on(scope, replay, send)
             return
+        refused: GameError | None = None
         try:
             text, score = service.judge(playing, move)
-        except GameError:
-            await self._hand_on(scope, replay, send)  # the view says what is wrong with it
-            return
+        except GameError as error:
+            refused = error
+        # Counted before anything is answered, refused plays too, as the view's limit does.
         allowed = (submit_allowed(self.app, token) if self._memory_limits
                    else await asyncio.to_thread(submit_allowed, self.app, token))
         if not allowed:
             await self._hand_on(scope, replay, send)  # the view counts it again and answers 429
+            return
+        if refused is not None:  # not a legal placement: 422 with the engine's reason, as the view says it
+            self.counts.refused += 1
+            await self._answer(send, refused.status, {"error": str(refused)})
             return
         future: asyncio.Future[AcceptedPlay] = asyncio.get_running_loop().create_future()
         self._queue.put((PendingPlay(playing, player.id, player.name, text, score, received_at), future))
