@@ -130,10 +130,10 @@ class Board:
         return self.cells[row * self.size + col]
 
     def is_empty(self) -> bool:
-        return all(ch == EMPTY for ch in self.cells)
+        return self.cells.count(EMPTY) == len(self.cells)  # counted in C: judged for every play handed in
 
     def tile_count(self) -> int:
-        return sum(ch != EMPTY for ch in self.cells)
+        return len(self.cells) - self.cells.count(EMPTY)
 
     def place(self, tiles: Iterable[Tile]) -> None:
         """Put tiles on empty squares (the caller has validated the play)."""

@@ -430,9 +430,10 @@ def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | GameError]:
                            "created_at": play.received_at})
             outcome[i] = AcceptedPlay(play.move, play.score_as_placed, play.received_at)
     if submissions:
-        # Plain INSERTs, not ORM objects: this runs for every play of a room in the last seconds of a round.
-        db.session.execute(insert(Submission), submissions)
-        db.session.execute(insert(Event), events)
+        # Core INSERTs on the tables (not ORM objects, not even the ORM's bulk path): this runs for every play
+        # of a room in the last seconds of a round.
+        db.session.execute(insert(Submission.__table__), submissions)
+        db.session.execute(insert(Event.__table__), events)
         db.session.info.setdefault(EVENTS_WRITTEN_KEY, set()).update(event["game_id"] for event in events)
     db.session.commit()
     return outcome
@@ -509,7 +510,7 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
                         "score": evaluation.score if evaluation.valid else 0, "valid": evaluation.valid,
                         "invalid_words": list(evaluation.invalid_words) or None, "rank": rank})
     if results:
-        db.session.execute(insert(Result), results)
+        db.session.execute(insert(Result.__table__), results)
     tops = round_.tops or []
     round_.placed_move = tops[0]
     _place(game, round_)

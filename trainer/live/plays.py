@@ -132,6 +132,9 @@ class PlayDesk:
         self._queue: queue.SimpleQueue[tuple[PendingPlay, asyncio.Future[AcceptedPlay]] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._memory_limits = "memory://" in str(app.config.get("RATELIMIT_STORAGE_URI", ""))
+        fixed = {**SECURITY_HEADERS, **({"Strict-Transport-Security": HSTS} if app.config.get("TIRAGE_HTTPS") else {})}
+        self._headers = [(b"content-type", b"application/json"),  # what every answer here carries, as the views'
+                         *((key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in fixed.items())]
 
     # ------------------------------------------------------------ start and stop
 
@@ -178,8 +181,8 @@ class PlayDesk:
         self.counts.taken += 1
         try:
             accepted = await future
-        except GameError as refused:
-            await self._answer(send, refused.status, {"error": str(refused)})
+        except GameError as late:
+            await self._answer(send, late.status, {"error": str(late)})
             return
         except (OperationalError, InterfaceError) as error:
             log.warning("database unavailable for POST %s: %s", scope["path"], database_error_summary(error))
@@ -261,12 +264,9 @@ class PlayDesk:
         await self._send(send, status, _json(payload), extra)
 
     async def _send(self, send: Send, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
-        headers = {**SECURITY_HEADERS, **(extra or {})}
-        if self.app.config.get("TIRAGE_HTTPS"):
-            headers["Strict-Transport-Security"] = HSTS
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            *((key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in headers.items())]})
+        headers = [*self._headers, (b"content-length", str(len(body)).encode())]
+        headers += [(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in (extra or {}).items()]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     # ------------------------------------------------------------ reads, in a worker thread
