@@ -19,7 +19,7 @@ builds nothing while it is measured. Then, with real HTTP:
   of the round (the engine, in a separate process, once per round), plus ``--bad-share`` of
   garbage that the server must refuse (422, an expected refusal). The last accepted play counts;
 * on ``round_closed`` each player reads the reveal: their own round (``GET .../rounds/<n>/me``,
-  as a phone does, checking that it shows their last accepted play) or, with ``--reveal-read
+  as a phone app would, checking that it shows their last accepted play) or, with ``--reveal-read
   round``, the whole round (``GET .../rounds/<n>``);
 * the round's results are then read once more and checked against every accepted play: a
   player's last accepted play (as the server wrote it in its 200 answer) must be the play of
