@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from tests.test_live import run_async
 from trainer.extensions import db, lexicon_store
@@ -341,3 +341,27 @@ async def _until(condition: Any, timeout: float = 10.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the event hub did not read the event"
         await asyncio.sleep(0.02)
+
+
+def test_a_play_the_database_cannot_store_is_answered_503_and_not_taken(app: Flask, served: TirageASGI) -> None:
+    game_id, tokens, plays = _started_game(app, 1)
+    body = json.dumps({"move": plays[0]}).encode()
+    assert _run(_post(served, _plays_path(game_id), body, tokens[0])).status == 200  # player and round known
+
+    def rename(old: str, new: str) -> None:
+        with app.app_context():
+            db.session.execute(text(f"ALTER TABLE {old} RENAME TO {new}"))
+            db.session.commit()
+
+    rename("submission", "submission_away")  # the writer's INSERT fails, as with a broken database
+    try:
+        failed = _run(_post(served, _plays_path(game_id), json.dumps({"move": plays[1]}).encode(), tokens[0]))
+    finally:
+        rename("submission_away", "submission")
+    assert failed.status == 503 and int(failed.headers["retry-after"]) > 0
+    assert "try again" in failed.json()["error"]
+    again = _run(_post(served, _plays_path(game_id), json.dumps({"move": plays[2]}).encode(), tokens[0]))
+    assert again.status == 200
+    with app.app_context():
+        stored = db.session.execute(select(Submission.move).order_by(Submission.id)).scalars().all()
+        assert len(stored) == 2 and plays[1] not in stored  # the refused play left nothing behind

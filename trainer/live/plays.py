@@ -65,10 +65,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 PLAYS_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/plays")
 MY_ROUND_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/me")
 REVEALS_KEPT = 8  # versions of a room's answers kept (each about 1 kB a player)
-PLAYERS_KEPT = 200_000  # token -> player, about 200 bytes each
+PLAYERS_KEPT = 200_000  # token hash -> player, about 300 bytes each
 ROOM_READ_SECONDS = 10.0  # a room's players are read whole at most this often (late joiners are read alone)
 ROUNDS_KEPT = 64  # rounds being played at once in this process
 BATCH_LIMIT = 2000  # plays written in one transaction at most
+NOT_STORED = "the server could not store the play just now: try again in a few seconds"
 log = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
@@ -117,7 +118,8 @@ class Counts:
 
 
 class PlayDesk:
-    """The play path of one web process: :meth:`handle` in the event loop, one writer thread behind it."""
+    """The play path of one web process: :meth:`play` and :meth:`my_round` in the event loop, one writer
+    thread behind them."""
 
     def __init__(self, app: Flask, fallback: ASGIApp, hub: EventHub) -> None:
         self.app = app
@@ -188,6 +190,9 @@ class PlayDesk:
             log.warning("database unavailable for POST %s: %s", scope["path"], database_error_summary(error))
             await self._answer(send, 503, {"error": DATABASE_UNAVAILABLE}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
             return
+        except Exception:  # logged by the writer; nothing of the batch was stored, and the player may try again
+            await self._answer(send, 503, {"error": NOT_STORED}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+            return
         await self._answer(send, 200, {"round": number, "move": accepted.move, "score": accepted.score_as_placed,
                                        "received_at": iso(accepted.received_at)})
 
@@ -248,6 +253,8 @@ class PlayDesk:
             building.add_done_callback(lambda _done: self._revealing.pop(key, None))
         try:
             answers = await asyncio.shield(building)
+        except (OperationalError, InterfaceError):
+            return None  # the database is away: the view answers 503
         except Exception:
             log.exception("building the reveal of game %d round %d failed", game_id, number)
             return None  # the view answers, or says what is wrong
