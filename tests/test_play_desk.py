@@ -24,6 +24,7 @@ from trainer.games import accounts, service
 from trainer.games.models import Event, Game, Round, Submission
 from trainer.games.service import AcceptedPlay, GameError, PendingPlay
 from trainer.live.asgi import TirageASGI
+from trainer.web.security import HSTS
 
 PASSWORD = "correct horse battery"
 DIRECTOR = "director"
@@ -365,3 +366,20 @@ def test_a_play_the_database_cannot_store_is_answered_503_and_not_taken(app: Fla
     with app.app_context():
         stored = db.session.execute(select(Submission.move).order_by(Submission.id)).scalars().all()
         assert len(stored) == 2 and plays[1] not in stored  # the refused play left nothing behind
+
+
+def test_behind_https_the_event_loops_answers_carry_hsts_too(app: Flask) -> None:
+    app.config["TIRAGE_HTTPS"] = True
+    asgi = TirageASGI(app, threads=2)
+    asgi.desk.start()
+    try:
+        game_id, tokens, plays = _started_game(app, 1)
+        taken = _run(_post(asgi, _plays_path(game_id), json.dumps({"move": plays[0]}).encode(), tokens[0]))
+        refused = _run(_post(asgi, "/api/games/999999/events", b"", None, "GET"))
+    finally:
+        asgi.desk.stop()
+    view = app.test_client().post(_plays_path(game_id), data=json.dumps({"move": plays[0]}),
+                                  headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert taken.status == 200 and refused.status == 404
+    assert taken.headers["strict-transport-security"] == view.headers["Strict-Transport-Security"] == HSTS
+    assert refused.headers["strict-transport-security"] == HSTS

@@ -29,7 +29,7 @@ from ..extensions import db, lexicon_store
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Game
 from ..games.service import GameError
-from ..web.security import SECURITY_HEADERS
+from ..web.security import HSTS, SECURITY_HEADERS
 from .hub import EventHub
 from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk
 
@@ -53,6 +53,7 @@ class TirageASGI:
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
         self.hub = EventHub(app, poll=app.config.get("TIRAGE_LIVE_POLL"), redis_url=app.config.get("TIRAGE_REDIS_URL"))
         self.desk = PlayDesk(app, self.wsgi, self.hub)  # type: ignore[arg-type]
+        self.https = bool(app.config.get("TIRAGE_HTTPS"))
         self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         self._deadlines: dict[Any, float] = {}
         self._heartbeat_task: asyncio.Task[None] | None = None
@@ -123,7 +124,7 @@ class TirageASGI:
             timeout = seconds_arg("timeout", query.get("timeout"))
             quiet = quiet_arg(query.get("quiet"))
         except GameError as error:
-            await _json_error(send, error.status, str(error))
+            await _json_error(send, error.status, str(error), self.https)
             return
 
         stream = self.hub.subscribe(game_id, quiet)  # before the catch-up read, so nothing falls between
@@ -134,7 +135,7 @@ class TirageASGI:
             caught_up = await asyncio.to_thread(fetch, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"),
-                *_headers(HEADERS)]})
+                *_headers(HEADERS, self.https)]})
             sent = {shown["id"] for shown in caught_up}
             for shown in caught_up:  # the client will know of these: reads of this process must too
                 if shown["kind"] not in UNVERSIONED_KINDS:
@@ -166,17 +167,17 @@ async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None])
     on_disconnect()
 
 
-async def _json_error(send: Send, status: int, message: str) -> None:
+async def _json_error(send: Send, status: int, message: str, https: bool) -> None:
     body = json.dumps({"error": message}).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_headers({})]})
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_headers({}, https)]})
     await send({"type": "http.response.body", "body": body})
 
 
-def _headers(extra: dict[str, str]) -> list[tuple[bytes, bytes]]:
+def _headers(extra: dict[str, str], https: bool) -> list[tuple[bytes, bytes]]:
     """``extra`` and the security headers every answer of the Flask application carries too."""
-    return [(key.lower().encode("latin-1"), value.encode("latin-1"))
-            for key, value in {**SECURITY_HEADERS, **extra}.items()]
+    fixed = {**SECURITY_HEADERS, **({"Strict-Transport-Security": HSTS} if https else {})}
+    return [(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in {**fixed, **extra}.items()]
 
 
 def _warm_lexicons(app: Flask) -> None:
