@@ -29,9 +29,8 @@ from ..extensions import db, lexicon_store
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Game
 from ..games.service import GameError
-from ..web.security import HSTS, SECURITY_HEADERS
 from .hub import EventHub
-from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk
+from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk, header_pairs
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -135,7 +134,7 @@ class TirageASGI:
             caught_up = await asyncio.to_thread(fetch, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"),
-                *_headers(HEADERS, self.https)]})
+                *header_pairs(HEADERS, self.https)]})
             sent = {shown["id"] for shown in caught_up}
             for shown in caught_up:  # the client will know of these: reads of this process must too
                 if shown["kind"] not in UNVERSIONED_KINDS:
@@ -169,15 +168,9 @@ async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None])
 
 async def _json_error(send: Send, status: int, message: str, https: bool) -> None:
     body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *_headers({}, https)]})
+    headers = {"Content-Type": "application/json", "Content-Length": str(len(body))}
+    await send({"type": "http.response.start", "status": status, "headers": header_pairs(headers, https)})
     await send({"type": "http.response.body", "body": body})
-
-
-def _headers(extra: dict[str, str], https: bool) -> list[tuple[bytes, bytes]]:
-    """``extra`` and the security headers every answer of the Flask application carries too."""
-    fixed = {**SECURITY_HEADERS, **({"Strict-Transport-Security": HSTS} if https else {})}
-    return [(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in {**fixed, **extra}.items()]
 
 
 def _warm_lexicons(app: Flask) -> None:

@@ -134,9 +134,7 @@ class PlayDesk:
         self._queue: queue.SimpleQueue[tuple[PendingPlay, asyncio.Future[AcceptedPlay]] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._memory_limits = "memory://" in str(app.config.get("RATELIMIT_STORAGE_URI", ""))
-        fixed = {**SECURITY_HEADERS, **({"Strict-Transport-Security": HSTS} if app.config.get("TIRAGE_HTTPS") else {})}
-        self._headers = [(b"content-type", b"application/json"),  # what every answer here carries, as the views'
-                         *((key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in fixed.items())]
+        self._headers = header_pairs({"Content-Type": "application/json"}, bool(app.config.get("TIRAGE_HTTPS")))
 
     # ------------------------------------------------------------ start and stop
 
@@ -271,8 +269,7 @@ class PlayDesk:
         await self._send(send, status, _json(payload), extra)
 
     async def _send(self, send: Send, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
-        headers = [*self._headers, (b"content-length", str(len(body)).encode())]
-        headers += [(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in (extra or {}).items()]
+        headers = [*self._headers, (b"content-length", str(len(body)).encode()), *header_pairs(extra or {})]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
@@ -359,6 +356,14 @@ class PlayDesk:
         futures = [future for _play, future in batch]
         loop = futures[0].get_loop()
         loop.call_soon_threadsafe(_settle, futures, outcomes)
+
+
+def header_pairs(headers: dict[str, str], security: bool | None = None) -> list[tuple[bytes, bytes]]:
+    """``headers`` as ASGI wants them; with ``security`` (whether the site is on https) also the security
+    headers every answer of the Flask application carries, HSTS included on https."""
+    if security is not None:
+        headers = {**SECURITY_HEADERS, **({"Strict-Transport-Security": HSTS} if security else {}), **headers}
+    return [(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in headers.items()]
 
 
 def _json(payload: dict[str, Any]) -> bytes:
