@@ -4,7 +4,8 @@
 stream costs a queue and a coroutine, not a thread, so one process holds thousands. Plays handed in
 through the API (``POST /api/games/<id>/rounds/<n>/plays``) are taken here too, by the process's
 :class:`~.plays.PlayDesk`, which writes a burst of them in one transaction. Every other request
-goes to the Flask application through a2wsgi's thread pool, unchanged.
+goes to the Flask application through a2wsgi's thread pool, unchanged. While it serves, the process's
+garbage collector follows :mod:`.collector`: no full collection in the middle of a round's rush.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..extensions import db, lexicon_store
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Game
 from ..games.service import GameError
+from .collector import Collector
 from .hub import EventHub
 from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk, header_pairs
 
@@ -56,11 +58,14 @@ class TirageASGI:
         self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         self._deadlines: dict[Any, float] = {}
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self.requests = 0  # received so far: the collector waits for a quiet moment
+        self.collector = Collector(lambda: self.requests)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
+        self.requests += 1
         if scope["type"] == "http" and scope["method"] == "GET":
             match = EVENTS_PATH.fullmatch(scope["path"])
             if match is not None:
@@ -85,11 +90,13 @@ class TirageASGI:
                     self.desk.start()
                     self._heartbeat_task = asyncio.create_task(self._heartbeats(), name="sse-heartbeats")
                     threading.Thread(target=_warm_lexicons, args=(self.flask,), daemon=True).start()
+                    self.collector.start()
                 except Exception as error:
                     await send({"type": "lifespan.startup.failed", "message": str(error)})
                     return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                self.collector.stop()
                 if self._heartbeat_task is not None:
                     self._heartbeat_task.cancel()
                 await self.hub.stop()
