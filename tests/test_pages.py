@@ -264,6 +264,28 @@ def test_a_player_keeps_their_identity_and_play_across_reloads(app: Flask, room:
         assert db.session.execute(select(func.count(Player.id)).where(Player.game_id == game_id)).scalar() == 2
 
 
+def test_the_play_page_hands_its_script_the_players_own_token_and_no_cache_keeps_it(
+        app: Flask, room: tuple[int, FlaskClient, FlaskClient]) -> None:
+    """The page's script hands plays in through the API (the event-loop path); the token it gets is the
+    player's, acts for them only, and the page is never stored."""
+    game_id, bob, cy = room
+    page = bob.get(f"/play/{game_id}")
+    assert page.headers["Cache-Control"] == "no-store"
+    html = page.get_data(as_text=True)
+    token = re.search(r'data-token="([^"]+)"', html)
+    api = re.search(r'data-game-api="([^"]+)"', html)
+    assert token is not None and api is not None and api.group(1) == f"/api/games/{game_id}"
+    assert token.group(1) != re.search(r'data-token="([^"]+)"', cy.get(f"/play/{game_id}").get_data(as_text=True))[1]
+    round_ = current_round(app, game_id)
+    play, score = plays_of(app, round_)[0]
+    taken = app.test_client().post(f"{api.group(1)}/rounds/{round_.number}/plays", json={"move": play},
+                                   headers={"Authorization": f"Bearer {token.group(1)}"})
+    assert taken.status_code == 200 and taken.get_json()["score"] == score
+    assert f"Your play: {play}, {score} points as placed" in text_of(bob.get(f"/play/{game_id}/live").get_data(
+        as_text=True))
+    assert "Your play:" not in text_of(cy.get(f"/play/{game_id}/live").get_data(as_text=True))
+
+
 def test_a_stranger_is_sent_to_join_and_a_missing_game_says_so(app: Flask, room: tuple[int, FlaskClient,
                                                                                          FlaskClient]) -> None:
     game_id, _bob, _cy = room

@@ -572,10 +572,12 @@ def test_the_seed_the_next_rack_and_the_top_stay_hidden_until_their_time(app: Fl
 
 
 def _shape(html: str, *secrets_: str) -> str:
-    """A page with what differs between two players blanked out: name, play, numbers, CSRF token."""
+    """A page with what differs between two players blanked out: name, play, numbers, CSRF token, the player's
+    own game token."""
     for secret in secrets_:
         html = html.replace(secret, "…")
     html = re.sub(r'(name="csrf_token" (?:type="hidden" )?value=)"[^"]+"', r"\1", html)
+    html = re.sub(r'(data-token=)"[^"]+"', r"\1", html)
     return re.sub(r"\d+", "#", html)
 
 

@@ -110,7 +110,7 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     bea.submit(r1.written(bea_final))
 
     # Off the centre square: refused at once, the reason next to the input; then a legal play.
-    night.errors.tolerate(cy.context, r"status of 422 .*/submit")
+    night.errors.tolerate(cy.context, r"status of 422 .*/(submit|plays)")
     cy.type_play(f"1A {cy_move.word}")
     cy.hand_in()
     expect(cy.error).to_contain_text("centre square")
@@ -233,7 +233,7 @@ def test_a_french_game_in_french_with_french_notation(
     assert re.match(r"^[A-O]\d+ ", r1.written(typed)), r1.written(typed)  # across: the row letter first
 
     # A first play off the centre square, refused in French; then French notation is accepted.
-    night.errors.tolerate(denis.context, r"status of 422 .*/submit")
+    night.errors.tolerate(denis.context, r"status of 422 .*/(submit|plays)")
     denis.type_play(f"A1 {typed.word}")
     denis.hand_in()
     expect(denis.error).to_contain_text("case centrale")
@@ -421,7 +421,7 @@ def test_phone_and_projector_pass_axe_in_both_themes_and_the_contrast_theme_reac
     ann.wait_for("playing", 2)
     where = position(live_server, game.id, en_lexicon)
     bea.submit(where.written(where.plain()))
-    night.errors.tolerate(ann.context, r"status of 422 .*/submit")
+    night.errors.tolerate(ann.context, r"status of 422 .*/(submit|plays)")
 
     def refused_play_with_its_preview() -> None:
         ann.type_play(f"1A {where.plain().word}")  # away from the tiles: a preview and an error

@@ -6,7 +6,7 @@ so a reload, a lost connection or a closed tab brings the same player back with 
 
 from __future__ import annotations
 
-from flask import Blueprint, get_template_attribute, redirect, render_template, request, url_for
+from flask import Blueprint, get_template_attribute, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -79,7 +79,13 @@ def play(game_id: int) -> ResponseReturnValue:
     player = _player(game)
     if player is None:
         return redirect(url_for("play.join"), code=303)
-    return render_template("play/play.html", **_page_context(game, player))
+    # The page's script hands plays in through the API with the player's own token: that path is taken in
+    # the server's event loop, which a whole room handing in at the deadline needs (the form stays for
+    # refusals, whose messages are translated, and for browsers without the script).
+    page = make_response(render_template("play/play.html", token=session_token(SESSION_KEY, game.id),
+                                         **_page_context(game, player)))
+    page.headers["Cache-Control"] = "no-store"  # it carries the player's token
+    return page
 
 
 @bp.get("/play/<id:game_id>/live")
@@ -125,5 +131,5 @@ def submit(game_id: int) -> ResponseReturnValue:
         form.move.errors = [error or ""]
         context = _page_context(game, player)
         context["form"] = form
-        return render_template("play/play.html", **context), 422
+        return render_template("play/play.html", token=session_token(SESSION_KEY, game.id), **context), 422
     return redirect(url_for("play.play", game_id=game.id), code=303)

@@ -153,13 +153,33 @@
   }
   input.addEventListener("input", function () { errorLine.textContent = ""; input.removeAttribute("aria-invalid"); preview(); });
 
-  form.addEventListener("submit", async function (event) {
-    event.preventDefault();
-    const text = written();
+  // The play goes first to the API with the player's token: the server takes a whole room's plays there
+  // in its event loop. On anything but "taken" the form itself is posted, whose answer says what is
+  // wrong in the page's language.
+  async function handInThroughApi(text) {
+    if (!form.dataset.token || !form.dataset.gameApi) return null;
+    try {
+      const response = await fetch(`${form.dataset.gameApi}/rounds/${roundField.value}/plays`, {
+        method: "POST", body: JSON.stringify({ move: text }), credentials: "omit",
+        headers: { "Content-Type": "application/json", Accept: "application/json",
+          Authorization: "Bearer " + form.dataset.token } });
+      return response.ok ? await response.json() : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function showHandedIn(move, score) {
+    const line = region.querySelector(".submitted");
+    if (!line) return;
+    line.textContent = form.dataset.submittedText.replace("{move}", move).replace("{score}", score);
+    line.dataset.submitted = move;
+    line.classList.remove("none");
+  }
+
+  async function handInThroughForm(text) {
     const body = new FormData(form);
     body.set("move", text);
-    statusLine.textContent = "";
-    errorLine.textContent = "";
     let response;
     try {
       response = await fetch(form.action, { method: "POST", body, headers: { Accept: "application/json" },
@@ -180,11 +200,26 @@
     if (answer.ok) {
       input.value = "";
       clearPreview();
-      if (window.tirageRefresh) window.tirageRefresh();
+      showHandedIn(answer.move, answer.score);
     } else {
       errorLine.textContent = answer.error;
       input.setAttribute("aria-invalid", "true");
     }
+  }
+
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const text = written();
+    statusLine.textContent = "";
+    errorLine.textContent = "";
+    const taken = await handInThroughApi(text);
+    if (taken) {
+      input.value = "";
+      clearPreview();
+      showHandedIn(taken.move, taken.score);
+      return;
+    }
+    await handInThroughForm(text);
   });
 
   // A new round, a reveal: follow the page's state.
