@@ -53,6 +53,7 @@ import multiprocessing
 import os
 import platform
 import random
+import re
 import resource
 import secrets
 import shlex
@@ -85,6 +86,8 @@ DEADLINE_MARGIN = 0.5  # the latest a play is planned, before the deadline
 STREAM_SILENCE = 45.0  # a stream with no byte for this long (heartbeats come every 15 s) is broken
 SAMPLE_SECONDS = 1.0  # how often the server's /proc figures are read
 LAG_TICK = 0.05  # the event-loop lag probe's period
+SESSION_COOKIE = "session"  # Flask's session cookie, as `tirage serve` names it on http
+PAGE_IGNORED_EVENTS = ("submission", "joined")  # the play page's data-ignore-events: no refetch on these
 GARBAGE = ("", "ZZ", "8H", "Z99 CAT", "8H QQQQQQQQ", "H8")  # never a legal play: refused with 422
 TARGETS = {  # issue 6, on a 2-core machine: players -> p99 submission latency (s)
     1500: 0.300,
@@ -581,6 +584,7 @@ class Player:
     accepted: dict[int, str] = field(default_factory=dict)  # round -> the last accepted play, as the server wrote it
     seen: set[tuple[str, int]] = field(default_factory=set)  # (event kind, round) received
     playing: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # round -> the task sending its plays
+    cookie: str = ""  # with --phones pages: the session cookie the join page set
 
 
 @dataclass(eq=False)
@@ -596,6 +600,8 @@ class RoundInfo:
     started_delays: list[float] = field(default_factory=list)
     closed_delays: list[float] = field(default_factory=list)
     reads: list[float] = field(default_factory=list)  # reveal read latencies
+    page_started: list[float] = field(default_factory=list)  # --phones pages: round start event -> page fragment
+    page_reveal: list[float] = field(default_factory=list)  # --phones pages: round_closed event -> page fragment
     reads_done: int = 0
     reads_started: int = 0
     planned: list[float] = field(default_factory=list)  # planned send times (epoch)
@@ -780,6 +786,9 @@ class LoadRun:
         if kind == "submission":
             self.submission_events += 1
             return
+        if self.args.phones == "pages" and listener.player is not None and kind not in PAGE_IGNORED_EVENTS \
+                and kind not in ("round_started", "round_closed"):
+            self.spawn(self.refresh_page(listener.player))  # as live.js does on every other event too
         if kind not in ("round_started", "round_closed", "finished"):
             return
         data = json.loads(payload)
@@ -804,9 +813,12 @@ class LoadRun:
         if kind == "round_started":
             round_.started_delays.append(now - round_.at)
             player.playing[number] = self.spawn(self.play_round(player, round_))
+            if self.args.phones == "pages":
+                self.spawn(self.page_round_started(player, round_))
         else:
             round_.closed_delays.append(now - round_.closed_at)
-            self.spawn(self.read_reveal(player, round_))
+            self.spawn(self.page_reveal(player, round_) if self.args.phones == "pages"
+                       else self.read_reveal(player, round_))
 
     def _new_round(self, number: int, data: dict[str, Any]) -> RoundInfo:
         loop = asyncio.get_running_loop()
@@ -849,19 +861,110 @@ class LoadRun:
 
     async def join(self, player: Player, slots: asyncio.Semaphore) -> None:
         async with slots:
-            status, answer, seconds = await self.call("POST", "/api/join", {"code": self.join_code,
-                                                                           "name": player.name})
-            if status != 201:
-                if 0 < status < 500:  # no answer and 5xx are counted by call()
-                    self.error(f"join: HTTP {status}", repr(answer)[:300])
-                return
-            self.joins.append(seconds)
-            player.token, player.player_id = answer["token"], answer["player_id"]
+            if self.args.phones == "pages":
+                if not await self.join_page(player):
+                    return
+            else:
+                status, answer, seconds = await self.call("POST", "/api/join", {"code": self.join_code,
+                                                                               "name": player.name})
+                if status != 201:
+                    if 0 < status < 500:  # no answer and 5xx are counted by call()
+                        self.error(f"join: HTTP {status}", repr(answer)[:300])
+                    return
+                self.joins.append(seconds)
+                player.token, player.player_id = answer["token"], answer["player_id"]
             player.listener = Listener(self, player, quiet=True)
             player.listener.task = self.spawn(player.listener.follow())
             # Still within the slot: the streams open at the pace of the joins, not all at the end.
             with contextlib.suppress(Exception):
                 self.stream_opens.append(await player.listener.first_open)
+
+    # -------------------------------------------------------------- players on the phone pages (--phones pages)
+
+    async def page(self, player: Player, method: str, path: str, form: dict[str, str] | None = None
+                   ) -> tuple[int, str, float]:
+        """(status, text, seconds) of one page request with the player's session cookie, which it keeps up to
+        date as a browser does; status 0 when there was no answer."""
+        assert self.api is not None
+        headers = {"Accept": "text/html", "Accept-Language": "en"}
+        if player.cookie:
+            headers["Cookie"] = player.cookie
+        async with self.api_slots:
+            started = time.perf_counter()
+            try:
+                async with self.api.request(method, self.server.base + path, data=form, headers=headers,
+                                            allow_redirects=False) as answer:
+                    text = await answer.text()
+                    status = answer.status
+                    session = answer.cookies.get(SESSION_COOKIE)
+            except (aiohttp.ClientError, TimeoutError) as error:
+                self.error(f"{method} {_route(path)}: {type(error).__name__}", repr(error))
+                return 0, "", time.perf_counter() - started
+            seconds = time.perf_counter() - started
+        if session is not None:
+            player.cookie = f"{SESSION_COOKIE}={session.value}"
+        if status >= 500:
+            self.error(f"{method} {_route(path)}: HTTP {status}", text[:300])
+        return status, text, seconds
+
+    async def join_page(self, player: Player) -> bool:
+        """Join as a phone does: the join page, its form, then the play page (whose script gets the token)."""
+        started = time.perf_counter()
+        status, html, _ = await self.page(player, "GET", f"/join?code={self.join_code}")
+        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html)
+        if status != 200 or csrf is None:
+            self.error(f"join page: HTTP {status}", html[:300])
+            return False
+        status, html, _ = await self.page(player, "POST", "/join", {"csrf_token": csrf[1], "code": self.join_code,
+                                                                   "name": player.name})
+        if status != 303:
+            self.error(f"join form: HTTP {status}", html[:300])
+            return False
+        status, html, _ = await self.page(player, "GET", f"/play/{self.game_id}")
+        token = re.search(r'data-token="([^"]+)"', html)
+        if status != 200 or token is None:
+            self.error(f"play page: HTTP {status}", html[:300])
+            return False
+        self.joins.append(time.perf_counter() - started)
+        player.token = token[1]  # the page's script hands plays in through the API with it
+        return True
+
+    async def refresh_page(self, player: Player) -> str | None:
+        """The page's live fragment, fetched again as live.js does after an event; None when it failed."""
+        status, html, _ = await self.page(player, "GET", f"/play/{self.game_id}/live")
+        if status != 200:
+            if status:
+                self.error(f"page fragment: HTTP {status}", html[:300])
+            return None
+        return html
+
+    async def page_round_started(self, player: Player, round_: RoundInfo) -> None:
+        html = await self.refresh_page(player)
+        if html is not None:
+            if f'data-round="{round_.number}"' not in html:
+                self.error("page fragment: not the new round", f"{player.name}: round {round_.number}")
+            round_.page_started.append(time.time() - round_.at)
+
+    async def page_reveal(self, player: Player, round_: RoundInfo) -> None:
+        """The reveal on a phone page: the fragment fetched on round_closed, with the player's own result."""
+        round_.reads_started += 1
+        try:
+            started = time.perf_counter()
+            html = await self.refresh_page(player)
+            if html is None:
+                return
+            round_.reads.append(time.perf_counter() - started)
+            round_.page_reveal.append(time.time() - round_.closed_at)
+            playing = player.playing.get(round_.number)
+            if playing is not None:  # a play sent before the close may still be waiting for its answer
+                await asyncio.wait([playing])
+            accepted = player.accepted.get(round_.number)
+            if 'class="my-result"' not in html:
+                self.error("page reveal: no result shown", f"{player.name}: {html[:200]}")
+            elif accepted is not None and f"<dd>{accepted}" not in html:
+                self.error("page reveal: own result is not the last accepted play", f"{player.name}: {accepted!r}")
+        finally:
+            round_.reads_done += 1
 
     def plan(self, round_: RoundInfo) -> list[float]:
         low, _, high = self.args.plays_per_player.partition("-")
@@ -954,10 +1057,11 @@ class LoadRun:
         details = await self.ok("GET", f"/api/games/{self.game_id}/rounds/{round_.number}",
                                 token=self.director_token)
         results = {r["player_id"]: r for r in details["results"]}
+        by_name = {r["name"]: r for r in details["results"]}  # a phone page does not know its player id
         lost = wrong = phantom = 0
         for player in self.players:
             accepted = player.accepted.get(round_.number)
-            result = results.get(player.player_id)
+            result = results.get(player.player_id) if player.player_id else by_name.get(player.name)
             shown = result.get("move") if result else None
             if accepted is None:
                 if shown:
@@ -982,7 +1086,9 @@ class LoadRun:
         timeout = aiohttp.ClientTimeout(total=self.args.request_timeout)
         connector = aiohttp.TCPConnector(limit=self.args.api_connections, limit_per_host=0, keepalive_timeout=4.0)
         director_connector = aiohttp.TCPConnector(limit=4, keepalive_timeout=4.0)
-        async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False) as api, \
+        # No shared cookie jar: each phone's session cookie is its own (see page()).
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False,
+                                         cookie_jar=aiohttp.DummyCookieJar()) as api, \
                 aiohttp.ClientSession(connector=director_connector, timeout=timeout) as director_api:
             self.api, self.director_api = api, director_api
             try:
@@ -1174,6 +1280,9 @@ class LoadRun:
             "reveal_received": min((len(r.closed_delays) for r in rounds), default=0),
             "reveal_client_lag": lag_while("closed"),
             "reveal_read_latency": spread([d for r in rounds for d in r.reads]),
+            "phones": args.phones,
+            "page_round_started": spread([d for r in rounds for d in r.page_started]),
+            "page_reveal": spread([d for r in rounds for d in r.page_reveal]),
             "reveal_reads_unfinished": sum(r.reads_started - len(r.reads) for r in rounds),
             "legal_plays": [r.legal_count for r in rounds],
             "lost": audit_lost,
@@ -1264,6 +1373,11 @@ def table(fig: dict[str, Any]) -> str:
     row("reveal delivery", f"{dist(reveal)}; received by {fig['reveal_received']}/{fig['joined']}; client loop lag "
                            f"meanwhile ≤ {ms(fig['reveal_client_lag'])}{mark}")
     unfinished = fig["reveal_reads_unfinished"]
+    if fig["phones"] == "pages":
+        row("round start on the phone pages", "event time to fragment in hand: " + dist(fig["page_round_started"]))
+        reveal_ok = fig["page_reveal"]["count"] and fig["page_reveal"]["max"] <= REVEAL_TARGET
+        row("reveal on the phone pages", "event time to fragment in hand: " + dist(fig["page_reveal"])
+            + (f" — all within {REVEAL_TARGET:.0f} s: {'met' if reveal_ok else 'MISSED'}" if players == 1500 else ""))
     row("reveal read latency", dist(fig["reveal_read_latency"])
         + (f"; {unfinished} not answered with 200 (errors, or still waiting at the end)" if unfinished else ""))
     unchecked = f" (rounds not checked: {fig['unaudited_rounds']})" if fig["unaudited_rounds"] else ""
@@ -1360,6 +1474,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--reveal-spread", type=float, default=0.0,
                         help="players read the reveal within this many seconds of round_closed (0: at once, as "
                              "the phone page does)")
+    parser.add_argument("--phones", choices=("api", "pages"), default="api",
+                        help="how players join, follow and read the reveal: through the API as an app would, or as "
+                             "the phone page does (join form, play page, the page's live fragment fetched again on "
+                             "each event; plays go through the API with the page's token, as its script does)")
     parser.add_argument("--reveal-read", choices=("me", "round"), default="me",
                         help="what a player reads at the reveal: their own round (GET .../rounds/N/me, as a phone "
                              "does) or the whole round with every player's result (GET .../rounds/N)")
