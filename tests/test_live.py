@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from flask import Flask
@@ -36,14 +36,18 @@ PASSWORD = "correct horse"
 WAIT = 20.0
 
 
-def run_async(coroutine: Coroutine[Any, Any, None]) -> None:
-    """Run ``coroutine`` in a loop of its own thread: the browser tests' Playwright keeps an event loop
-    running in the main thread for the whole session, where ``asyncio.run`` refuses to start."""
+T = TypeVar("T")
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` in a loop of its own thread and return what it returns: the browser tests'
+    Playwright keeps an event loop running in the main thread for the whole session, where
+    ``asyncio.run`` refuses to start."""
     failures: list[BaseException] = []
+    results: list[T] = []
 
     def run() -> None:
         try:
-            asyncio.run(coroutine)
+            results.append(asyncio.run(coroutine))
         except BaseException as failure:
             failures.append(failure)
 
@@ -52,6 +56,7 @@ def run_async(coroutine: Coroutine[Any, Any, None]) -> None:
     thread.join()
     if failures:
         raise failures[0]
+    return results[0]
 
 
 # ------------------------------------------------------------------------------------------ the hub

@@ -711,5 +711,9 @@ def seconds_left(round_: Round | None, now: datetime | None = None) -> float | N
     if round_.status == "paused":
         return round_.seconds_left_when_paused
     assert round_.deadline is not None
-    return max(0.0, ((round_.deadline if round_.deadline.tzinfo else round_.deadline.replace(tzinfo=UTC))
-                     - (now or utcnow())).total_seconds())
+    return seconds_until(round_.deadline, now or utcnow())
+
+
+def seconds_until(deadline: datetime, now: datetime) -> float:
+    """Seconds from ``now`` to ``deadline`` (stored naive in UTC by SQLite), never below zero."""
+    return max(0.0, ((deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)) - now).total_seconds())

@@ -32,6 +32,7 @@ from ..games.models import Game
 from ..games.service import GameError
 from .collector import Collector
 from .hub import EventHub
+from .pages import LIVE_PATH, PhonePages
 from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk, header_pairs
 
 Scope = MutableMapping[str, Any]
@@ -54,6 +55,7 @@ class TirageASGI:
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
         self.hub = EventHub(app, poll=app.config.get("TIRAGE_LIVE_POLL"), redis_url=app.config.get("TIRAGE_REDIS_URL"))
         self.desk = PlayDesk(app, self.wsgi, self.hub)  # type: ignore[arg-type]
+        self.pages = PhonePages(app, self.wsgi, self.desk)  # type: ignore[arg-type]
         self.https = bool(app.config.get("TIRAGE_HTTPS"))
         self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         self._deadlines: dict[Any, float] = {}
@@ -76,6 +78,9 @@ class TirageASGI:
             return
         if scope["type"] == "http" and scope["method"] == "GET" and MY_ROUND_PATH.fullmatch(scope["path"]):
             await self.desk.my_round(scope, receive, send)
+            return
+        if scope["type"] == "http" and scope["method"] == "GET" and LIVE_PATH.fullmatch(scope["path"]):
+            await self.pages.live(scope, receive, send)
             return
         await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 

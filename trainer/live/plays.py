@@ -156,7 +156,7 @@ class PlayDesk:
         replay = _replaying(body, complete, receive)
         received_at = utcnow()
         token, move = _token(scope), _move(body) if complete else None
-        player = await self._player(token, game_id) if move is not None else None
+        player = await self.known_player(token, game_id) if move is not None else None
         playing = await self._round(game_id, number) if player is not None else None
         if token is None or move is None or player is None or playing is None:
             await self._hand_on(scope, replay, send)
@@ -196,7 +196,7 @@ class PlayDesk:
 
     async def my_round(self, scope: Scope, receive: Receive, send: Send) -> None:
         game_id, number = _ids(MY_ROUND_PATH, scope)
-        player = await self._player(_token(scope), game_id)
+        player = await self.known_player(_token(scope), game_id)
         answers = await self._reveal(game_id, number) if player is not None else None
         body = answers.get(player.id) if answers is not None and player is not None else None
         if body is None:  # not closed, not found, a player who joined since: the view says what it is
@@ -205,7 +205,7 @@ class PlayDesk:
         self.counts.reveals += 1
         await self._send(send, 200, body)
 
-    async def _player(self, token: str | None, game_id: int) -> KnownPlayer | None:
+    async def known_player(self, token: str | None, game_id: int) -> KnownPlayer | None:
         """The player of ``token`` if it is one of game ``game_id``'s."""
         if token is None or game_id > MAX_ID:
             return None

@@ -252,11 +252,16 @@ def player_view(view: GameView, player: Player) -> PlayerView:
         last = service.last_submission(view.round, player.id)
         if last is not None:
             submitted, submitted_score = last.move, last.score_as_placed
-    result = None
-    standing = None
-    if view.results is not None:
-        if view.reveal is not None:
-            scored = next(r for r in view.results.rounds if r.number == view.reveal.number)
-            result = scored.players.get(player.name)
-        standing = next((s for s in view.results.standings if s.player == player.name), None)
-    return PlayerView(player, submitted, submitted_score, result, standing)
+    own = results_of(view, [player])[player.id]
+    return PlayerView(player, submitted, submitted_score, own.result, own.standing)
+
+
+def results_of(view: GameView, players: list[Player]) -> dict[int, PlayerView]:
+    """Each player's result of the round revealed and place in the standings, by player id, for a whole room
+    at once (one pass over the standings); their play in the round being played is not read here."""
+    scored = None
+    if view.results is not None and view.reveal is not None:
+        scored = next(r for r in view.results.rounds if r.number == view.reveal.number)
+    standings = {s.player: s for s in view.results.standings} if view.results is not None else {}
+    return {p.id: PlayerView(p, None, None, scored.players.get(p.name) if scored is not None else None,
+                             standings.get(p.name)) for p in players}

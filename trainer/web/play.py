@@ -61,14 +61,17 @@ def join() -> ResponseReturnValue:
     return render_template("play/join.html", form=form), status
 
 
-def _page_context(game: Game, player: Player) -> dict[str, object]:
+def page_context(game: Game, player: Player | None) -> dict[str, object]:
+    """What the play page and its live fragment are rendered with; without ``player``, the fragment's own
+    parts are left as slots (the server's fast path, trainer/live/pages.py, fills them)."""
     view = game_view(game)
     tappable = view.status in ("playing", "paused")
     # The board is the same on every phone: drawn once per version of the game and language, since a
     # whole room asks for it at once after each round event.
     board_html = cached(game, ("phone-board", str(get_locale()), tappable),
                         lambda: get_template_attribute("_game.html", "board")(view.board, tappable=tappable))
-    return {"view": view, "game": game, "me": player_view(view, player), "form": PlayForm(), "board_html": board_html}
+    return {"view": view, "game": game, "me": player_view(view, player) if player is not None else None,
+            "form": PlayForm(), "board_html": board_html}
 
 
 @bp.get("/play/<id:game_id>")
@@ -83,7 +86,7 @@ def play(game_id: int) -> ResponseReturnValue:
     # the server's event loop, which a whole room handing in at the deadline needs (the form stays for
     # refusals, whose messages are translated, and for browsers without the script).
     page = make_response(render_template("play/play.html", token=session_token(SESSION_KEY, game.id),
-                                         **_page_context(game, player)))
+                                         **page_context(game, player)))
     page.headers["Cache-Control"] = "no-store"  # it carries the player's token
     return page
 
@@ -97,7 +100,7 @@ def live(game_id: int) -> ResponseReturnValue:
     player = _player(game)
     if player is None:
         return _("Join the game first."), 403
-    return render_template("play/_live.html", **_page_context(game, player))
+    return render_template("play/_live.html", **page_context(game, player))
 
 
 @bp.post("/play/<id:game_id>/submit")
@@ -129,7 +132,7 @@ def submit(game_id: int) -> ResponseReturnValue:
         return {"ok": True, "move": accepted.move, "score": accepted.score_as_placed}
     if accepted is None:
         form.move.errors = [error or ""]
-        context = _page_context(game, player)
+        context = page_context(game, player)
         context["form"] = form
         return render_template("play/play.html", token=session_token(SESSION_KEY, game.id), **context), 422
     return redirect(url_for("play.play", game_id=game.id), code=303)

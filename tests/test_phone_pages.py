@@ -1,0 +1,189 @@
+"""The phone page's live fragment answered in the event loop (issue 6): the same page as the Flask view's.
+
+The ASGI application is called in-process with the session cookie a real page join set; each answer
+is compared with the Flask view's own answer for the same browser, which stays the reference.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.test_live import run_async
+from tests.test_pages import join, plays_of, text_of
+from trainer.extensions import db
+from trainer.games import accounts, service
+from trainer.games.models import Game
+from trainer.live.asgi import TirageASGI
+
+PASSWORD = "correct horse battery"
+PLAYERS = 12  # more than the ten lines of the phone's standings
+
+
+class Phone:
+    def __init__(self, app: Flask, code: str, name: str) -> None:
+        self.name = name
+        self.browser: FlaskClient = app.test_client()
+        assert join(self.browser, code, name).status_code == 303
+        cookie = self.browser.get_cookie("session")
+        assert cookie is not None
+        self.cookie = cookie.value
+
+
+@pytest.fixture
+def served(app: Flask) -> Iterator[TirageASGI]:
+    asgi = TirageASGI(app, threads=4)
+    asgi.desk.start()
+    try:
+        yield asgi
+    finally:
+        asgi.desk.stop()
+
+
+def _game(app: Flask) -> tuple[int, str]:
+    with app.app_context():
+        director = accounts.create_director("director", PASSWORD)
+        game = service.create_game(director, {"rules": "en", "round_seconds": 60})
+        return game.id, game.join_code
+
+
+def _act(asgi: TirageASGI, game_id: int, action: str) -> None:
+    """A director's action, then what the process's event hub does when woken by it: read the new events
+    (the game's version moves on)."""
+    app = asgi.flask
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        if action == "start":
+            service.start_game(game, "test")
+        elif action == "close":
+            assert service.close_round(game_id, game.round_number, "test", early=True)
+    asgi.hub._fan_out(asgi.hub._read())
+
+
+async def _get(asgi: TirageASGI, path: str, cookie: str | None, language: str = "en",
+               query: bytes = b"") -> tuple[int, dict[str, str], str]:
+    headers = [(b"host", b"localhost"), (b"accept", b"text/html"), (b"accept-language", language.encode())]
+    if cookie is not None:
+        headers.append((b"cookie", f"session={cookie}".encode()))
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "root_path": "", "query_string": query, "headers": headers,
+             "client": ("127.0.0.1", 50000), "server": ("localhost", 80)}
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    await asgi(scope, receive, send)
+    start = sent[0]
+    return (start["status"], {k.decode().lower(): v.decode() for k, v in start["headers"]},
+            b"".join(m.get("body", b"") for m in sent[1:]).decode())
+
+
+def _same_clock(html: str) -> str:
+    """The clock's seconds left differ by the time between two requests."""
+    return re.sub(r'data-seconds-left="[^"]*" data-running="1">[^<]*<', 'data-seconds-left="…" data-running="1">…<',
+                  html)
+
+
+def _check(asgi: TirageASGI, phone: Phone, game_id: int, language: str = "en") -> str:
+    """The fragment answered in the event loop, checked against the Flask view's for the same browser."""
+    status, headers, html = run_async(_get(asgi, f"/play/{game_id}/live", phone.cookie, language))
+    view = phone.browser.get(f"/play/{game_id}/live", headers={"Accept-Language": language})
+    assert status == view.status_code == 200
+    assert _same_clock(html) == _same_clock(view.get_data(as_text=True))
+    for name in ("content-type", "vary", "content-security-policy", "x-content-type-options", "referrer-policy"):
+        assert headers.get(name) == view.headers.get(name), name
+    return html
+
+
+def test_a_room_reads_the_same_fragment_as_the_view_in_every_state_built_once_per_version(
+        app: Flask, served: TirageASGI) -> None:
+    game_id, code = _game(app)
+    phones = [Phone(app, code, f"Player {i:02d}") for i in range(PLAYERS)]
+    pages = served.pages
+
+    lobby = _check(served, phones[0], game_id)
+    assert "You are in." in text_of(lobby) and "Player 00" in lobby
+
+    _act(served, game_id, "start")
+    playing = _check(served, phones[1], game_id)
+    assert 'data-running="1"' in playing and "No play handed in yet" in playing
+    plays = plays_of(app, service_round(app, game_id))
+    for i, phone in enumerate(phones[:-1]):  # all but the last hand a play in (a few of them the top)
+        move = plays[0][0] if i < 2 else plays[5 + i][0]
+        answer = phone.browser.post(f"/api/games/{game_id}/rounds/1/plays", json={"move": move},
+                                    headers={"Authorization": f"Bearer {_token(phone)}"})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+    builds_before = pages.builds
+    after_play = _check(served, phones[3], game_id)  # a play does not change the version: read per request
+    assert f'data-submitted="{plays[8][0]}"' in after_play
+    assert "No play handed in yet" in _check(served, phones[-1], game_id)
+    assert pages.builds == builds_before
+
+    _act(served, game_id, "close")
+    answered = pages.answered
+    revealed = [_check(served, phone, game_id) for phone in phones]
+    assert pages.answered == answered + PLAYERS
+    assert pages.builds == builds_before + 1  # the whole room from one rendering
+    assert 'class="me"' in revealed[0]  # a top: their line of the standings stands out
+    assert 'class="me"' not in revealed[-1]  # no play: not among the first ten of twelve
+    assert "You handed in no play this round" in text_of(revealed[-1])
+    assert "Your play" in text_of(revealed[5])
+
+    french = _check(served, phones[2], game_id, "fr")
+    assert "Votre coup" in text_of(french) and "Your play" not in text_of(french)
+    assert pages.builds == builds_before + 2  # one rendering per language
+
+
+def test_what_the_fast_path_cannot_answer_is_the_views_answer(app: Flask, served: TirageASGI) -> None:
+    game_id, code = _game(app)
+    bob = Phone(app, code, "Bob")
+    _act(served, game_id, "start")
+    handed_on = served.pages.handed_on
+
+    stranger = run_async(_get(served, f"/play/{game_id}/live", None))
+    assert stranger[0] == 403 and stranger[2] == app.test_client().get(f"/play/{game_id}/live").get_data(as_text=True)
+    forged = run_async(_get(served, f"/play/{game_id}/live", bob.cookie[:-3] + "abc"))
+    assert forged[0] == 403
+    other_game = run_async(_get(served, "/play/999999/live", bob.cookie))
+    assert other_game[0] == 404
+    switched = run_async(_get(served, f"/play/{game_id}/live", bob.cookie, query=b"lang=fr"))
+    assert switched[0] == 200 and "set-cookie" in switched[1]  # the view remembers the language asked for
+    assert served.pages.handed_on == handed_on + 4
+    assert served.pages.answered == 0
+
+    # Someone who joined after the room's fragments were built is answered by the view (until a new version).
+    _check(served, bob, game_id)
+    late = Phone(app, code, "Late")
+    assert "Late" in _check(served, late, game_id)
+
+
+def service_round(app: Flask, game_id: int) -> Any:
+    from tests.test_pages import current_round
+
+    return current_round(app, game_id)
+
+
+def _token(phone: Phone) -> str:
+    found = re.search(r'data-token="([^"]+)"', phone.browser.get(re.sub(r"/live$", "", _play_path(phone)))
+                      .get_data(as_text=True))
+    assert found is not None
+    return found.group(1)
+
+
+def _play_path(phone: Phone) -> str:
+    with phone.browser.session_transaction() as session:
+        game_id = next(iter(session["players"]))
+    return f"/play/{game_id}"

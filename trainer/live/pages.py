@@ -1,0 +1,232 @@
+"""The phone page's live fragment, answered in the event loop: a room's phones all ask for it at once.
+
+After each event of a game (a round starts, the round closes, the top is placed) every phone of the
+room fetches ``GET /play/<id>/live`` again. Through the Flask view each fetch cost 6-20 ms of a core
+(the request machinery, eleven queries, a whole template), so at 1,500 phones the last one had the
+new rack 24 s late and the reveal 30 s late (``bench/load.py --phones pages``).
+
+Here the fragment is rendered once per version of the game and language, with the player's own parts
+left as slots (``templates/play/_live.html``), and each player's parts once for the whole room, in a
+worker thread; a request is then a lookup and a join. What changes without a new version is filled
+in per request: the clock's seconds left, and, while a round runs, the player's own play (one query,
+since plays do not change the version).
+
+The player is the one the page's session cookie names for the game (the cookie is checked with the
+application's own signer). Anything else is handed to the Flask view unchanged: no cookie or a bad
+one, a player not of this game or who joined since the fragments were built, a query string (a
+language or theme switch), a game that does not exist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from http.cookies import CookieError, SimpleCookie
+from typing import Any
+
+from flask import Flask, get_template_attribute, render_template
+from itsdangerous import BadSignature
+from markupsafe import Markup, escape
+from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from ..extensions import db
+from ..games import service
+from ..games.cache import version_of
+from ..games.models import Game, Submission, utcnow
+from ..web import DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES, _supported
+from ..web.gameview import GameView, results_of
+from ..web.play import SESSION_KEY, page_context
+from .plays import ASGIApp, Kept, PlayDesk, Receive, Scope, Send, header_pairs
+
+LIVE_PATH = re.compile(r"/play/([1-9][0-9]{0,9})/live")
+SLOT = re.compile("\x00slot:([a-z]+)\x00")
+MOVE, SCORE = "\x00move\x00", "\x00score\x00"
+RUNNING_CLOCK = re.compile(r'data-seconds-left="[^"]*" data-running="1">[^<]*</div>')
+ROOMS_KEPT = 16  # (game, version, language) renderings kept
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RoomFragment:
+    """One version of one game's fragment in one language: the shared parts and each player's own."""
+
+    parts: list[str]  # text, slot name, text, slot name, ..., text
+    own: dict[int, dict[str, str]]  # player id -> slot -> html
+    shared: dict[str, str] = field(default_factory=dict)  # slot -> html when the player has no part of their own
+    submitted: str = ""  # the "your play" line, with MOVE and SCORE to fill in
+    not_submitted: str = ""
+    round_id: int | None = None  # the round being played, whose plays are read per request
+    deadline: datetime | None = None  # while the clock runs
+
+
+class PhonePages:
+    """``GET /play/<id>/live`` for the players of a room, in the event loop."""
+
+    def __init__(self, app: Flask, fallback: ASGIApp, desk: PlayDesk) -> None:
+        self.app = app
+        self.fallback = fallback
+        self.desk = desk
+        self.fragments: Kept[tuple[int, int, str], RoomFragment] = Kept(ROOMS_KEPT)
+        self._building: dict[tuple[int, int, str], asyncio.Future[RoomFragment | None]] = {}
+        self._signer: Any = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        self._max_age = int(app.permanent_session_lifetime.total_seconds())
+        self._cookie = str(app.config.get("SESSION_COOKIE_NAME", "session"))
+        self._headers = header_pairs({"Content-Type": "text/html; charset=utf-8", "Vary": "Accept-Language, Cookie"},
+                                     bool(app.config.get("TIRAGE_HTTPS")))
+        self.builds = 0
+        self.answered = 0
+        self.handed_on = 0
+
+    async def live(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match = LIVE_PATH.fullmatch(scope["path"])
+        assert match is not None
+        game_id = int(match[1])
+        headers = {key.lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        cookies = _cookies(headers.get(b"cookie", ""))
+        token = self._token(cookies.get(self._cookie), game_id) if not scope.get("query_string") else None
+        player = await self.desk.known_player(token, game_id) if token is not None else None
+        room = await self._room(game_id, _language(cookies, headers)) if player is not None else None
+        own = room.own.get(player.id) if room is not None and player is not None else None
+        if room is None or own is None or player is None:
+            self.handed_on += 1
+            await self.fallback(scope, receive, send)
+            return
+        submitted = ""
+        if room.round_id is not None:
+            try:
+                submitted = await asyncio.to_thread(self._submitted, room, player.id)
+            except (OperationalError, InterfaceError):
+                self.handed_on += 1
+                await self.fallback(scope, receive, send)  # the view says the database is away
+                return
+        html = "".join(part if i % 2 == 0 else submitted if part == "submitted" else own.get(part) or room.shared[part]
+                       for i, part in enumerate(room.parts))
+        if room.deadline is not None:
+            html = RUNNING_CLOCK.sub(_clock(room.deadline), html, count=1)
+        body = html.encode()
+        self.answered += 1
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [*self._headers, (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    def _token(self, cookie: str | None, game_id: int) -> str | None:
+        """The game token the signed session cookie holds for ``game_id``."""
+        if not cookie:
+            return None
+        try:
+            session = self._signer.loads(cookie, max_age=self._max_age)
+        except (BadSignature, ValueError, TypeError):
+            return None
+        tokens = session.get(SESSION_KEY) if isinstance(session, dict) else None
+        token = tokens.get(str(game_id)) if isinstance(tokens, dict) else None
+        return token if isinstance(token, str) else None
+
+    async def _room(self, game_id: int, language: str) -> RoomFragment | None:
+        version = self.desk.hub.versions.get(game_id)
+        if version is None:  # nothing of this game read since the hub started: ask the database once
+            try:
+                found = await asyncio.to_thread(self._version, game_id)
+            except (OperationalError, InterfaceError):
+                return None
+            self.desk.hub.note_version(game_id, found)
+            version = self.desk.hub.versions[game_id]
+        key = (game_id, version, language)
+        room = self.fragments.get(key)
+        if room is not None:
+            return room
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(asyncio.to_thread(self._build, game_id, language))
+            self._building[key] = building
+            building.add_done_callback(lambda _done: self._building.pop(key, None))
+        try:
+            room = await asyncio.shield(building)
+        except (OperationalError, InterfaceError):
+            return None  # the view answers 503
+        except Exception:
+            log.exception("building the phone fragments of game %d failed", game_id)
+            return None  # the view answers, or says what is wrong
+        if room is not None:
+            self.fragments.put(key, room)
+        return room
+
+    # ------------------------------------------------------------ in a worker thread
+
+    def _version(self, game_id: int) -> int:
+        with self.app.app_context():
+            return version_of(game_id)
+
+    def _build(self, game_id: int, language: str) -> RoomFragment | None:
+        """Read after the version was taken, so never older than it (as the reveal answers are)."""
+        with self.app.test_request_context(f"/play/{game_id}/live", query_string={"lang": language}):
+            game = db.session.get(Game, game_id)
+            if game is None:
+                return None
+            self.builds += 1
+            context = page_context(game, None)
+            view: GameView = context["view"]  # type: ignore[assignment]
+            shared = render_template("play/_live.html", slot=lambda name: Markup(f"\x00slot:{name}\x00"), **context)
+            who = get_template_attribute("play/_me.html", "who")
+            result = get_template_attribute("play/_me.html", "my_result")
+            top_ten = get_template_attribute("play/_me.html", "top_ten")
+            submitted = get_template_attribute("play/_me.html", "submitted")
+            slots = set(SLOT.findall(shared))
+            leaders = {s.player for s in view.standings[:10]}
+            room = RoomFragment(SLOT.split(shared), {})
+            for player, me in results_of(view, list(game.players)).items():
+                own = {"who": str(who(me))}
+                if "result" in slots:
+                    own["result"] = str(result(view, me))
+                if "standings" in slots and me.player.name in leaders:
+                    own["standings"] = str(top_ten(view, me))  # their line stands out
+                room.own[player] = own
+            if "standings" in slots:
+                room.shared["standings"] = str(top_ten(view))
+            if "submitted" in slots and view.round is not None and room.own:
+                anyone = next(iter(results_of(view, list(game.players[:1])).values()))
+                room.round_id = view.round.id
+                room.submitted = str(submitted(replace(anyone, submitted=MOVE, submitted_score=SCORE)))  # type: ignore[arg-type]
+                room.not_submitted = str(submitted(anyone))
+            if view.status == "playing" and view.round is not None and view.round.deadline is not None:
+                room.deadline = view.round.deadline
+            return room
+
+    def _submitted(self, room: RoomFragment, player_id: int) -> str:
+        """The player's "your play" line for the round being played, from their last play."""
+        with self.app.app_context():
+            last = db.session.execute(select(Submission.move, Submission.score_as_placed)
+                                      .where(Submission.round_id == room.round_id, Submission.player_id == player_id)
+                                      .order_by(Submission.id.desc()).limit(1)).first()
+        if last is None or not last.move:
+            return room.not_submitted
+        return room.submitted.replace(MOVE, str(escape(last.move))).replace(SCORE, str(escape(last.score_as_placed)))
+
+
+def _clock(deadline: datetime) -> str:
+    """The running clock as the template writes it, for now."""
+    left = service.seconds_until(deadline, utcnow())
+    whole = math.ceil(left)
+    return f'data-seconds-left="{left}" data-running="1">{whole // 60}:{whole % 60:02d}</div>'
+
+
+def _cookies(header: str) -> dict[str, str]:
+    try:
+        parsed = SimpleCookie(header)
+    except CookieError:
+        return {}
+    return {name: morsel.value for name, morsel in parsed.items()}
+
+
+def _language(cookies: dict[str, str], headers: dict[bytes, str]) -> str:
+    """The request's language as ``trainer.web.select_locale`` chooses it (a request with a query string is
+    never answered here, so ``?lang=`` is not looked at)."""
+    accepted = parse_accept_header(headers.get(b"accept-language"), LanguageAccept)
+    return _supported(cookies.get(LANG_COOKIE)) or accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
