@@ -7,6 +7,7 @@ is compared with the Flask view's own answer for the same browser, which stays t
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +18,7 @@ from flask.testing import FlaskClient
 
 from tests.test_live import run_async
 from tests.test_pages import join, plays_of, text_of
+from tests.test_play_desk import _post
 from trainer.extensions import db
 from trainer.games import accounts, service
 from trainer.games.models import Game
@@ -121,14 +123,21 @@ def test_a_room_reads_the_same_fragment_as_the_view_in_every_state_built_once_pe
     playing = _check(served, phones[1], game_id)
     assert 'data-running="1"' in playing and "No play handed in yet" in playing
     plays = plays_of(app, service_round(app, game_id))
-    for i, phone in enumerate(phones[:-1]):  # all but the last hand a play in (a few of them the top)
+    builds_before = pages.builds
+    # A play through the server's play path shows on the player's page at once (plays do not change the
+    # version: the page reads the player's play once one was stored since the rendering).
+    taken = run_async(_post(served, f"/api/games/{game_id}/rounds/1/plays", json.dumps({"move": plays[0][0]})
+                            .encode(), _token(phones[0])))
+    assert taken.status == 200
+    assert f'data-submitted="{plays[0][0]}"' in _check(served, phones[0], game_id)
+    # Plays through the Flask views show once the event hub has read their submission events.
+    for i, phone in enumerate(phones[1:-1], start=1):  # all but the last hand a play in (one more the top)
         move = plays[0][0] if i < 2 else plays[5 + i][0]
         answer = phone.browser.post(f"/api/games/{game_id}/rounds/1/plays", json={"move": move},
                                     headers={"Authorization": f"Bearer {_token(phone)}"})
         assert answer.status_code == 200, answer.get_data(as_text=True)
-    builds_before = pages.builds
-    after_play = _check(served, phones[3], game_id)  # a play does not change the version: read per request
-    assert f'data-submitted="{plays[8][0]}"' in after_play
+    served.hub._fan_out(served.hub._read())
+    assert f'data-submitted="{plays[8][0]}"' in _check(served, phones[3], game_id)
     assert "No play handed in yet" in _check(served, phones[-1], game_id)
     assert pages.builds == builds_before
 

@@ -85,6 +85,7 @@ class EventHub:
         # game -> the last event read that changes what is cached (trainer.games.cache's version), for the
         # games that had one since this hub started; every event a stream of this process was sent is here.
         self.versions: dict[int, int] = {}
+        self.submissions_read: dict[int, int] = {}  # game -> the last submission event read (plays don't version)
         self.figures = HubFigures()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -209,6 +210,8 @@ class EventHub:
             self.figures.events += 1
             if kind not in UNVERSIONED_KINDS:
                 self.note_version(game_id, event_id)
+            elif kind == "submission":
+                self.submissions_read[game_id] = max(event_id, self.submissions_read.get(game_id, 0))
             # A submission goes to the few projectors and consoles, not to every phone of the room.
             streams = (self.loud if kind in QUIET_KINDS else self.streams).get(game_id)
             if not streams:

@@ -8,8 +8,11 @@ new rack 24 s late and the reveal 30 s late (``bench/load.py --phones pages``).
 Here the fragment is rendered once per version of the game and language, with the player's own parts
 left as slots (``templates/play/_live.html``), and each player's parts once for the whole room, in a
 worker thread; a request is then a lookup and a join. What changes without a new version is filled
-in per request: the clock's seconds left, and, while a round runs, the player's own play (one query,
-since plays do not change the version).
+in per request: the clock's seconds left, and, while a round runs, the player's own play. Plays do
+not change the version, so the rendering reads the round's plays once, and they are used for as long
+as no play has been stored since (this process's play path counts its own, the event hub counts the
+submission events it reads: a play through another process shows within the hub's next read, 50 ms);
+after that each request reads its player's last play (one query).
 
 The player is the one the page's session cookie names for the game (the cookie is checked with the
 application's own signer). Anything else is handed to the Flask view unchanged: no cookie or a bad
@@ -62,7 +65,9 @@ class RoomFragment:
     shared: dict[str, str] = field(default_factory=dict)  # slot -> html when the player has no part of their own
     submitted: str = ""  # the "your play" line, with MOVE and SCORE to fill in
     not_submitted: str = ""
-    round_id: int | None = None  # the round being played, whose plays are read per request
+    round_id: int | None = None  # the round being played
+    plays: dict[int, tuple[str, int]] = field(default_factory=dict)  # its last play of each player, when rendered
+    plays_mark: tuple[int, int] = (0, 0)  # the count of plays stored before that (see PhonePages._plays_mark)
     deadline: datetime | None = None  # while the clock runs
 
 
@@ -100,12 +105,15 @@ class PhonePages:
             return
         submitted = ""
         if room.round_id is not None:
-            try:
-                submitted = await asyncio.to_thread(self._submitted, room, player.id)
-            except (OperationalError, InterfaceError):
-                self.handed_on += 1
-                await self.fallback(scope, receive, send)  # the view says the database is away
-                return
+            play = room.plays.get(player.id)
+            if self._plays_mark(game_id) != room.plays_mark:  # a play was stored since: read this player's
+                try:
+                    play = await asyncio.to_thread(self._last_play, room.round_id, player.id)
+                except (OperationalError, InterfaceError):
+                    self.handed_on += 1
+                    await self.fallback(scope, receive, send)  # the view says the database is away
+                    return
+            submitted = _play_line(room, play)
         html = "".join(part if i % 2 == 0 else submitted if part == "submitted" else own.get(part) or room.shared[part]
                        for i, part in enumerate(room.parts))
         if room.deadline is not None:
@@ -143,7 +151,8 @@ class PhonePages:
             return room
         building = self._building.get(key)
         if building is None:
-            building = asyncio.ensure_future(asyncio.to_thread(self._build, game_id, language))
+            building = asyncio.ensure_future(asyncio.to_thread(self._build, game_id, language,
+                                                               self._plays_mark(game_id)))
             self._building[key] = building
             building.add_done_callback(lambda _done: self._building.pop(key, None))
         try:
@@ -157,14 +166,20 @@ class PhonePages:
             self.fragments.put(key, room)
         return room
 
+    def _plays_mark(self, game_id: int) -> tuple[int, int]:
+        """Changes whenever a play of the game is stored: by this process's play path at once, by any other
+        path when the event hub reads its submission event."""
+        return self.desk.stored_in.get(game_id, 0), self.desk.hub.submissions_read.get(game_id, 0)
+
     # ------------------------------------------------------------ in a worker thread
 
     def _version(self, game_id: int) -> int:
         with self.app.app_context():
             return version_of(game_id)
 
-    def _build(self, game_id: int, language: str) -> RoomFragment | None:
-        """Read after the version was taken, so never older than it (as the reveal answers are)."""
+    def _build(self, game_id: int, language: str, plays_mark: tuple[int, int]) -> RoomFragment | None:
+        """Read after the version and the plays' mark were taken, so never older than them (as the reveal
+        answers are)."""
         with self.app.test_request_context(f"/play/{game_id}/live", query_string={"lang": language}):
             game = db.session.get(Game, game_id)
             if game is None:
@@ -192,21 +207,29 @@ class PhonePages:
             if "submitted" in slots and view.round is not None and room.own:
                 anyone = next(iter(results_of(view, list(game.players[:1])).values()))
                 room.round_id = view.round.id
+                room.plays_mark = plays_mark
+                room.plays = {row.player_id: (row.move, row.score_as_placed) for row in db.session.execute(
+                    select(Submission.player_id, Submission.move, Submission.score_as_placed)
+                    .where(Submission.round_id == view.round.id).order_by(Submission.id))}
                 room.submitted = str(submitted(replace(anyone, submitted=MOVE, submitted_score=SCORE)))  # type: ignore[arg-type]
                 room.not_submitted = str(submitted(anyone))
             if view.status == "playing" and view.round is not None and view.round.deadline is not None:
                 room.deadline = view.round.deadline
             return room
 
-    def _submitted(self, room: RoomFragment, player_id: int) -> str:
-        """The player's "your play" line for the round being played, from their last play."""
+    def _last_play(self, round_id: int, player_id: int) -> tuple[str, int] | None:
         with self.app.app_context():
             last = db.session.execute(select(Submission.move, Submission.score_as_placed)
-                                      .where(Submission.round_id == room.round_id, Submission.player_id == player_id)
+                                      .where(Submission.round_id == round_id, Submission.player_id == player_id)
                                       .order_by(Submission.id.desc()).limit(1)).first()
-        if last is None or not last.move:
-            return room.not_submitted
-        return room.submitted.replace(MOVE, str(escape(last.move))).replace(SCORE, str(escape(last.score_as_placed)))
+        return (last.move, last.score_as_placed) if last is not None else None
+
+
+def _play_line(room: RoomFragment, play: tuple[str, int] | None) -> str:
+    """The player's "your play" line for the round being played."""
+    if play is None or not play[0]:
+        return room.not_submitted
+    return room.submitted.replace(MOVE, str(escape(play[0]))).replace(SCORE, str(escape(play[1])))
 
 
 def _clock(deadline: datetime) -> str:

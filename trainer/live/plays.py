@@ -131,6 +131,7 @@ class PlayDesk:
         self.reveals: Kept[tuple[int, int, int], dict[int, bytes]] = Kept(REVEALS_KEPT)
         self._revealing: dict[tuple[int, int, int], asyncio.Future[dict[int, bytes] | None]] = {}
         self.counts = Counts()
+        self.stored_in: dict[int, int] = {}  # game -> plays this desk stored in it (the phone pages' freshness)
         self._queue: queue.SimpleQueue[tuple[PendingPlay, asyncio.Future[AcceptedPlay]] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._memory_limits = "memory://" in str(app.config.get("RATELIMIT_STORAGE_URI", ""))
@@ -191,6 +192,7 @@ class PlayDesk:
         except Exception:  # logged by the writer; nothing of the batch was stored, and the player may try again
             await self._answer(send, 503, {"error": NOT_STORED}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
             return
+        self.stored_in[game_id] = self.stored_in.get(game_id, 0) + 1
         await self._answer(send, 200, {"round": number, "move": accepted.move, "score": accepted.score_as_placed,
                                        "received_at": iso(accepted.received_at)})
 
