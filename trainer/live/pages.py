@@ -15,9 +15,10 @@ submission events it reads: a play through another process shows within the hub'
 after that each request reads its player's last play (one query).
 
 The player is the one the page's session cookie names for the game (the cookie is checked with the
-application's own signer). Anything else is handed to the Flask view unchanged: no cookie or a bad
-one, a player not of this game or who joined since the fragments were built, a query string (a
-language or theme switch), a game that does not exist.
+application's own signer; unlike the view, this answer does not send the cookie again with a new
+expiry: the page itself and every form post still do). Anything else is handed to the Flask view
+unchanged: no cookie or a bad one, a player not of this game or who joined since the fragments
+were built, a query string (a language or theme switch), a game that does not exist.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ LIVE_PATH = re.compile(r"/play/([1-9][0-9]{0,9})/live")
 SLOT = re.compile("\x00slot:([a-z]+)\x00")
 MOVE, SCORE = "\x00move\x00", "\x00score\x00"
 RUNNING_CLOCK = re.compile(r'data-seconds-left="[^"]*" data-running="1">[^<]*</div>')
-ROOMS_KEPT = 16  # (game, version, language) renderings kept
+ROOMS_KEPT = 8  # (game, version, language) renderings kept, about 1 kB a player each
 log = logging.getLogger(__name__)
 
 
@@ -114,8 +115,7 @@ class PhonePages:
                     await self.fallback(scope, receive, send)  # the view says the database is away
                     return
             submitted = _play_line(room, play)
-        html = "".join(part if i % 2 == 0 else submitted if part == "submitted" else own.get(part) or room.shared[part]
-                       for i, part in enumerate(room.parts))
+        html = "".join(part if i % 2 == 0 else _fill(part, own, room, submitted) for i, part in enumerate(room.parts))
         if room.deadline is not None:
             html = RUNNING_CLOCK.sub(_clock(room.deadline), html, count=1)
         body = html.encode()
@@ -223,6 +223,12 @@ class PhonePages:
                                       .where(Submission.round_id == round_id, Submission.player_id == player_id)
                                       .order_by(Submission.id.desc()).limit(1)).first()
         return (last.move, last.score_as_placed) if last is not None else None
+
+
+def _fill(slot: str, own: dict[str, str], room: RoomFragment, submitted: str) -> str:
+    if slot == "submitted":
+        return submitted
+    return own[slot] if slot in own else room.shared[slot]
 
 
 def _play_line(room: RoomFragment, play: tuple[str, int] | None) -> str:
