@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from trainer.engine.board import Board
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset, ruleset
+
+if TYPE_CHECKING:
+    from trainer.live.asgi import TirageASGI
 
 DATA = Path(__file__).parent / "data"
 
@@ -104,3 +108,16 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def served(app: Flask) -> Iterator[TirageASGI]:
+    """The ASGI application of ``tirage serve`` on ``app``, called in-process, with its play writer running."""
+    from trainer.live.asgi import TirageASGI  # imported late, as the application is (see ``app``)
+
+    asgi = TirageASGI(app, threads=4)
+    asgi.desk.start()
+    try:
+        yield asgi
+    finally:
+        asgi.desk.stop()

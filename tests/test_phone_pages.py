@@ -9,10 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -36,16 +34,6 @@ class Phone:
         cookie = self.browser.get_cookie("session")
         assert cookie is not None
         self.cookie = cookie.value
-
-
-@pytest.fixture
-def served(app: Flask) -> Iterator[TirageASGI]:
-    asgi = TirageASGI(app, threads=4)
-    asgi.desk.start()
-    try:
-        yield asgi
-    finally:
-        asgi.desk.stop()
 
 
 def _game(app: Flask) -> tuple[int, str]:

@@ -10,11 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from flask import Flask
 from sqlalchemy import select, text
 
@@ -135,16 +133,6 @@ async def _post(asgi: TirageASGI, path: str, body: bytes, token: str | None, met
     start = sent[0]
     return Answer(start["status"], {k.decode(): v.decode() for k, v in start["headers"]},
                   b"".join(m.get("body", b"") for m in sent[1:]))
-
-
-@pytest.fixture
-def served(app: Flask) -> Iterator[TirageASGI]:
-    asgi = TirageASGI(app, threads=4)
-    asgi.desk.start()
-    try:
-        yield asgi
-    finally:
-        asgi.desk.stop()
 
 
 def _plays_path(game_id: int, number: int = 1) -> str:

@@ -24,7 +24,6 @@ were built, a query string (a language or theme switch), a game that does not ex
 from __future__ import annotations
 
 import asyncio
-import logging
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -42,19 +41,17 @@ from werkzeug.http import parse_accept_header
 
 from ..extensions import db
 from ..games import service
-from ..games.cache import version_of
 from ..games.models import Game, Submission, utcnow
 from ..web import DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES, _supported
 from ..web.gameview import GameView, results_of
 from ..web.play import SESSION_KEY, page_context
-from .plays import ASGIApp, Kept, PlayDesk, Receive, Scope, Send, header_pairs
+from .plays import ASGIApp, BuiltOnce, PlayDesk, Receive, Scope, Send, header_pairs
 
 LIVE_PATH = re.compile(r"/play/([1-9][0-9]{0,9})/live")
 SLOT = re.compile("\x00slot:([a-z]+)\x00")
 MOVE, SCORE = "\x00move\x00", "\x00score\x00"
 RUNNING_CLOCK = re.compile(r'data-seconds-left="[^"]*" data-running="1">[^<]*</div>')
 ROOMS_KEPT = 8  # (game, version, language) renderings kept, about 1 kB a player each
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -79,8 +76,7 @@ class PhonePages:
         self.app = app
         self.fallback = fallback
         self.desk = desk
-        self.fragments: Kept[tuple[int, int, str], RoomFragment] = Kept(ROOMS_KEPT)
-        self._building: dict[tuple[int, int, str], asyncio.Future[RoomFragment | None]] = {}
+        self.fragments: BuiltOnce[tuple[int, int, str], RoomFragment] = BuiltOnce(ROOMS_KEPT, "phone fragments")
         self._signer: Any = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         self._max_age = int(app.permanent_session_lifetime.total_seconds())
         self._cookie = str(app.config.get("SESSION_COOKIE_NAME", "session"))
@@ -137,34 +133,12 @@ class PhonePages:
         return token if isinstance(token, str) else None
 
     async def _room(self, game_id: int, language: str) -> RoomFragment | None:
-        version = self.desk.hub.versions.get(game_id)
-        if version is None:  # nothing of this game read since the hub started: ask the database once
-            try:
-                found = await asyncio.to_thread(self._version, game_id)
-            except (OperationalError, InterfaceError):
-                return None
-            self.desk.hub.note_version(game_id, found)
-            version = self.desk.hub.versions[game_id]
-        key = (game_id, version, language)
-        room = self.fragments.get(key)
-        if room is not None:
-            return room
-        building = self._building.get(key)
-        if building is None:
-            building = asyncio.ensure_future(asyncio.to_thread(self._build, game_id, language,
-                                                               self._plays_mark(game_id)))
-            self._building[key] = building
-            building.add_done_callback(lambda _done: self._building.pop(key, None))
-        try:
-            room = await asyncio.shield(building)
-        except (OperationalError, InterfaceError):
-            return None  # the view answers 503
-        except Exception:
-            log.exception("building the phone fragments of game %d failed", game_id)
-            return None  # the view answers, or says what is wrong
-        if room is not None:
-            self.fragments.put(key, room)
-        return room
+        version = await self.desk.game_version(game_id)
+        if version is None:
+            return None
+        plays_mark = self._plays_mark(game_id)
+        return await self.fragments.get((game_id, version, language),
+                                        lambda: self._build(game_id, language, plays_mark))
 
     def _plays_mark(self, game_id: int) -> tuple[int, int]:
         """Changes whenever a play of the game is stored: by this process's play path at once, by any other
@@ -172,10 +146,6 @@ class PhonePages:
         return self.desk.stored_in.get(game_id, 0), self.desk.hub.submissions_read.get(game_id, 0)
 
     # ------------------------------------------------------------ in a worker thread
-
-    def _version(self, game_id: int) -> int:
-        with self.app.app_context():
-            return version_of(game_id)
 
     def _build(self, game_id: int, language: str, plays_mark: tuple[int, int]) -> RoomFragment | None:
         """Read after the version and the plays' mark were taken, so never older than them (as the reveal

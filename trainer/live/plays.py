@@ -97,6 +97,38 @@ class Kept(Generic[K, V]):
             self._entries.popitem(last=False)
 
 
+class BuiltOnce(Generic[K, T]):
+    """What a worker thread builds for a whole room once per key (a version of a game) while every other
+    request for that key waits for it; the last few kept. Used from the event loop only."""
+
+    def __init__(self, size: int, what: str) -> None:
+        self.kept: Kept[K, T] = Kept(size)
+        self.what = what
+        self._building: dict[K, asyncio.Future[T | None]] = {}
+
+    async def get(self, key: K, build: Callable[[], T | None]) -> T | None:
+        """The thing for ``key``, or None when ``build`` found nothing or failed (the view then answers, and
+        says what is wrong: 503 when the database is away)."""
+        found = self.kept.get(key)
+        if found is not None:
+            return found
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(asyncio.to_thread(build))
+            self._building[key] = building
+            building.add_done_callback(lambda _done: self._building.pop(key, None))
+        try:
+            found = await asyncio.shield(building)
+        except (OperationalError, InterfaceError):
+            return None
+        except Exception:
+            log.exception("building %s for %r failed", self.what, key)
+            return None
+        if found is not None:
+            self.kept.put(key, found)
+        return found
+
+
 @dataclass(frozen=True)
 class KnownPlayer:
     id: int
@@ -128,8 +160,7 @@ class PlayDesk:
         self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)  # by token hash
         self._rooms_read: dict[int, float] = {}  # game -> when all its players were last read
         self.rounds: Kept[tuple[int, int], RoundPlaying] = Kept(ROUNDS_KEPT)
-        self.reveals: Kept[tuple[int, int, int], dict[int, bytes]] = Kept(REVEALS_KEPT)
-        self._revealing: dict[tuple[int, int, int], asyncio.Future[dict[int, bytes] | None]] = {}
+        self.reveals: BuiltOnce[tuple[int, int, int], dict[int, bytes]] = BuiltOnce(REVEALS_KEPT, "reveal answers")
         self.counts = Counts()
         self.stored_in: dict[int, int] = {}  # game -> plays this desk stored in it (the phone pages' freshness)
         self._queue: queue.SimpleQueue[tuple[PendingPlay, asyncio.Future[AcceptedPlay]] | None] = queue.SimpleQueue()
@@ -235,6 +266,14 @@ class PlayDesk:
         worker thread while the room's other reads wait for it. None when the round is not closed."""
         if number > MAX_ID:
             return None
+        version = await self.game_version(game_id)
+        if version is None:
+            return None
+        return await self.reveals.get((game_id, number, version), lambda: self._build_reveal(game_id, number))
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The version of the game (:mod:`trainer.games.cache`) as this process knows it: what the event hub
+        has read, or the database's the first time (None when it is away)."""
         version = self.hub.versions.get(game_id)
         if version is None:  # nothing of this game read since the hub started: ask the database once
             found = await _read(self._find_version, game_id)
@@ -242,25 +281,7 @@ class PlayDesk:
                 return None
             self.hub.note_version(game_id, found)
             version = self.hub.versions[game_id]
-        key = (game_id, number, version)
-        answers = self.reveals.get(key)
-        if answers is not None:
-            return answers
-        building = self._revealing.get(key)
-        if building is None:
-            building = asyncio.ensure_future(asyncio.to_thread(self._build_reveal, game_id, number))
-            self._revealing[key] = building
-            building.add_done_callback(lambda _done: self._revealing.pop(key, None))
-        try:
-            answers = await asyncio.shield(building)
-        except (OperationalError, InterfaceError):
-            return None  # the database is away: the view answers 503
-        except Exception:
-            log.exception("building the reveal of game %d round %d failed", game_id, number)
-            return None  # the view answers, or says what is wrong
-        if answers is not None:
-            self.reveals.put(key, answers)
-        return answers
+        return version
 
     async def _hand_on(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.counts.handed_on += 1
