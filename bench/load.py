@@ -585,6 +585,7 @@ class Player:
     seen: set[tuple[str, int]] = field(default_factory=set)  # (event kind, round) received
     playing: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # round -> the task sending its plays
     cookie: str = ""  # with --phones pages: the session cookie the join page set
+    page_event_id: int = 0  # with --phones pages: the last event the play page was drawn with
 
 
 @dataclass(eq=False)
@@ -874,6 +875,7 @@ class LoadRun:
                 self.joins.append(seconds)
                 player.token, player.player_id = answer["token"], answer["player_id"]
             player.listener = Listener(self, player, quiet=True)
+            player.listener.last_id = player.page_event_id  # a page's stream starts after what it shows
             player.listener.task = self.spawn(player.listener.follow())
             # Still within the slot: the streams open at the pace of the joins, not all at the end.
             with contextlib.suppress(Exception):
@@ -927,6 +929,8 @@ class LoadRun:
             return False
         self.joins.append(time.perf_counter() - started)
         player.token = token[1]  # the page's script hands plays in through the API with it
+        shown = re.search(r'data-events-url="[^"]*last_event_id=([0-9]+)', html)
+        player.page_event_id = int(shown[1]) if shown else 0
         return True
 
     async def refresh_page(self, player: Player) -> str | None:

@@ -184,3 +184,23 @@ def _play_path(phone: Phone) -> str:
     with phone.browser.session_transaction() as session:
         game_id = next(iter(session["players"]))
     return f"/play/{game_id}"
+
+
+def test_a_filling_lobby_is_rendered_once_and_each_newcomer_is_added(app: Flask, served: TirageASGI) -> None:
+    """Every join is a new version of the game; the lobby's fragment only names the player, so joins alone do
+    not render it again for the whole room."""
+    game_id, code = _game(app)
+    first = Phone(app, code, "First")
+    served.hub._fan_out(served.hub._read())
+    _check(served, first, game_id)
+    builds = served.pages.builds
+    for name in ("Second", "Third"):
+        newcomer = Phone(app, code, name)
+        served.hub._fan_out(served.hub._read())  # the hub reads the join
+        assert name in _check(served, newcomer, game_id)
+        assert _check(served, first, game_id).count("First") == 1  # the lobby names each phone its own player
+    assert served.pages.builds == builds and served.pages.handed_on == 0
+
+    _act(served, game_id, "start")  # anything but a join: rendered again
+    assert 'data-status="playing"' in _check(served, first, game_id)
+    assert served.pages.builds == builds + 1

@@ -86,6 +86,8 @@ class EventHub:
         # games that had one since this hub started; every event a stream of this process was sent is here.
         self.versions: dict[int, int] = {}
         self.submissions_read: dict[int, int] = {}  # game -> the last submission event read (plays don't version)
+        self.joined_read: dict[int, int] = {}  # game -> the last "joined" event read
+        self.changes_read: dict[int, int] = {}  # game -> the last event read that versions it, joins left out
         self.figures = HubFigures()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -205,11 +207,19 @@ class EventHub:
         if event_id > self.versions.get(game_id, 0):
             self.versions[game_id] = event_id
 
+    def only_joins_since(self, game_id: int, since: int) -> bool:
+        """Whether every event of the game past ``since`` that this process knows of is a player joining
+        (read by the hub itself: a newer version noted from elsewhere, of any kind, says no)."""
+        joined = self.joined_read.get(game_id, 0)
+        return self.versions.get(game_id) == joined > since >= self.changes_read.get(game_id, 0)
+
     def _fan_out(self, rows: list[tuple[int, int, str, bytes]]) -> None:
         for event_id, game_id, kind, data in rows:
             self.figures.events += 1
             if kind not in UNVERSIONED_KINDS:
                 self.note_version(game_id, event_id)
+                table = self.joined_read if kind == "joined" else self.changes_read
+                table[game_id] = max(event_id, table.get(game_id, 0))
             elif kind == "submission":
                 self.submissions_read[game_id] = max(event_id, self.submissions_read.get(game_id, 0))
             # A submission goes to the few projectors and consoles, not to every phone of the room.

@@ -28,7 +28,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from http.cookies import CookieError, SimpleCookie
+from types import SimpleNamespace
 from typing import Any
 
 from flask import Flask, get_template_attribute, render_template
@@ -37,7 +37,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..extensions import db
 from ..games import service
@@ -45,7 +45,7 @@ from ..games.models import Game, Submission, utcnow
 from ..web import DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES, _supported
 from ..web.gameview import GameView, results_of
 from ..web.play import SESSION_KEY, page_context
-from .plays import ASGIApp, BuiltOnce, PlayDesk, Receive, Scope, Send, header_pairs
+from .plays import ASGIApp, BuiltOnce, KnownPlayer, PlayDesk, Receive, Scope, Send, header_pairs
 
 LIVE_PATH = re.compile(r"/play/([1-9][0-9]{0,9})/live")
 SLOT = re.compile("\x00slot:([a-z]+)\x00")
@@ -63,6 +63,9 @@ class RoomFragment:
     shared: dict[str, str] = field(default_factory=dict)  # slot -> html when the player has no part of their own
     submitted: str = ""  # the "your play" line, with MOVE and SCORE to fill in
     not_submitted: str = ""
+    status: str = ""
+    version: int = 0
+    language: str = ""
     round_id: int | None = None  # the round being played
     plays: dict[int, tuple[str, int]] = field(default_factory=dict)  # its last play of each player, when rendered
     plays_mark: tuple[int, int] = (0, 0)  # the count of plays stored before that (see PhonePages._plays_mark)
@@ -77,6 +80,7 @@ class PhonePages:
         self.fallback = fallback
         self.desk = desk
         self.fragments: BuiltOnce[tuple[int, int, str], RoomFragment] = BuiltOnce(ROOMS_KEPT, "phone fragments")
+        self._lobbies: dict[tuple[int, str], RoomFragment] = {}  # (game, language) -> its last lobby rendering
         self._signer: Any = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         self._max_age = int(app.permanent_session_lifetime.total_seconds())
         self._cookie = str(app.config.get("SESSION_COOKIE_NAME", "session"))
@@ -96,6 +100,8 @@ class PhonePages:
         player = await self.desk.known_player(token, game_id) if token is not None else None
         room = await self._room(game_id, _language(cookies, headers)) if player is not None else None
         own = room.own.get(player.id) if room is not None and player is not None else None
+        if own is None and room is not None and room.status == "lobby" and player is not None:
+            own = await self._joined_since(room, player)
         if room is None or own is None or player is None:
             self.handed_on += 1
             await self.fallback(scope, receive, send)
@@ -136,9 +142,28 @@ class PhonePages:
         version = await self.desk.game_version(game_id)
         if version is None:
             return None
+        # While a room fills up, every join is a new version; the lobby's page only names the player, so
+        # it is rendered again only when something else happened, and newcomers get their name added.
+        lobby = self._lobbies.get((game_id, language))
+        if lobby is not None and version > lobby.version and self.desk.hub.only_joins_since(game_id, lobby.version):
+            return lobby
         plays_mark = self._plays_mark(game_id)
-        return await self.fragments.get((game_id, version, language),
-                                        lambda: self._build(game_id, language, plays_mark))
+        room = await self.fragments.get((game_id, version, language),
+                                        lambda: self._build(game_id, language, version, plays_mark))
+        if room is not None and room.status == "lobby":
+            self._lobbies[(game_id, language)] = room
+        elif room is not None:
+            self._lobbies.pop((game_id, language), None)
+        return room
+
+    async def _joined_since(self, room: RoomFragment, player: KnownPlayer) -> dict[str, str] | None:
+        """The own parts of a player who joined after the lobby was rendered, added to it."""
+        try:
+            own = await asyncio.to_thread(self._render_who, player.name, room.language)
+        except Exception:
+            return None
+        room.own[player.id] = own
+        return own
 
     def _plays_mark(self, game_id: int) -> tuple[int, int]:
         """Changes whenever a play of the game is stored: by this process's play path at once, by any other
@@ -147,7 +172,12 @@ class PhonePages:
 
     # ------------------------------------------------------------ in a worker thread
 
-    def _build(self, game_id: int, language: str, plays_mark: tuple[int, int]) -> RoomFragment | None:
+    def _render_who(self, name: str, language: str) -> dict[str, str]:
+        with self.app.test_request_context("/", query_string={"lang": language}):
+            who = get_template_attribute("play/_me.html", "who")
+            return {"who": str(who(SimpleNamespace(player=SimpleNamespace(name=name))))}
+
+    def _build(self, game_id: int, language: str, version: int, plays_mark: tuple[int, int]) -> RoomFragment | None:
         """Read after the version and the plays' mark were taken, so never older than them (as the reveal
         answers are)."""
         with self.app.test_request_context(f"/play/{game_id}/live", query_string={"lang": language}):
@@ -164,7 +194,7 @@ class PhonePages:
             submitted = get_template_attribute("play/_me.html", "submitted")
             slots = set(SLOT.findall(shared))
             leaders = {s.player for s in view.standings[:10]}
-            room = RoomFragment(SLOT.split(shared), {})
+            room = RoomFragment(SLOT.split(shared), {}, status=view.status, version=version, language=language)
             for player, me in results_of(view, list(game.players)).items():
                 own = {"who": str(who(me))}
                 if "result" in slots:
@@ -216,11 +246,9 @@ def _clock(deadline: datetime) -> str:
 
 
 def _cookies(header: str) -> dict[str, str]:
-    try:
-        parsed = SimpleCookie(header)
-    except CookieError:
-        return {}
-    return {name: morsel.value for name, morsel in parsed.items()}
+    """The request's cookies as Flask reads them (werkzeug's parser; the first of a repeated name)."""
+    parsed = parse_cookie(header)
+    return {name: parsed[name] for name in parsed}
 
 
 def _language(cookies: dict[str, str], headers: dict[bytes, str]) -> str:

@@ -103,7 +103,6 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") refresh();
   });
-  window.tirageRefresh = refresh;
   readClock();
   setInterval(showClock, 200);
   setInterval(refresh, RESYNC_MS);

@@ -169,7 +169,10 @@
     }
   }
 
-  function showHandedIn(move, score) {
+  // Taken: the input is cleared and the page says which play counts, without fetching the page again.
+  function handedIn(move, score) {
+    input.value = "";
+    clearPreview();
     const line = region.querySelector(".submitted");
     if (!line) return;
     line.textContent = form.dataset.submittedText.replace("{move}", move).replace("{score}", score);
@@ -198,9 +201,7 @@
       return;
     }
     if (answer.ok) {
-      input.value = "";
-      clearPreview();
-      showHandedIn(answer.move, answer.score);
+      handedIn(answer.move, answer.score);
     } else {
       errorLine.textContent = answer.error;
       input.setAttribute("aria-invalid", "true");
@@ -213,13 +214,8 @@
     statusLine.textContent = "";
     errorLine.textContent = "";
     const taken = await handInThroughApi(text);
-    if (taken) {
-      input.value = "";
-      clearPreview();
-      showHandedIn(taken.move, taken.score);
-      return;
-    }
-    await handInThroughForm(text);
+    if (taken) handedIn(taken.move, taken.score);
+    else await handInThroughForm(text);
   });
 
   // A new round, a reveal: follow the page's state.
