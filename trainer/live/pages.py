@@ -18,7 +18,8 @@ The player is the one the page's session cookie names for the game (the cookie i
 application's own signer; unlike the view, this answer does not send the cookie again with a new
 expiry: the page itself and every form post still do). Anything else is handed to the Flask view
 unchanged: no cookie or a bad one, a player not of this game or who joined since the fragments
-were built, a query string (a language or theme switch), a game that does not exist.
+were built (in the lobby, where a page only names its player, the newcomer's name is added
+instead), a query string (a language or theme switch), a game that does not exist.
 """
 
 from __future__ import annotations
