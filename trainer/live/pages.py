@@ -43,7 +43,8 @@ from werkzeug.http import parse_accept_header, parse_cookie
 from ..extensions import db
 from ..games import service
 from ..games.models import Game, Submission, utcnow
-from ..web import DEFAULT_LANGUAGE, LANG_COOKIE, LANGUAGES, _supported
+from ..web import LANG_COOKIE, choose_language
+from ..web.common import token_in
 from ..web.gameview import GameView, results_of
 from ..web.play import SESSION_KEY, page_context
 from .plays import ASGIApp, BuiltOnce, KnownPlayer, PlayDesk, Receive, Scope, Send, header_pairs
@@ -135,9 +136,7 @@ class PhonePages:
             session = self._signer.loads(cookie, max_age=self._max_age)
         except (BadSignature, ValueError, TypeError):
             return None
-        tokens = session.get(SESSION_KEY) if isinstance(session, dict) else None
-        token = tokens.get(str(game_id)) if isinstance(tokens, dict) else None
-        return token if isinstance(token, str) else None
+        return token_in(session, SESSION_KEY, game_id)
 
     async def _room(self, game_id: int, language: str) -> RoomFragment | None:
         version = await self.desk.game_version(game_id)
@@ -196,7 +195,8 @@ class PhonePages:
             slots = set(SLOT.findall(shared))
             leaders = {s.player for s in view.standings[:10]}
             room = RoomFragment(SLOT.split(shared), {}, status=view.status, version=version, language=language)
-            for player, me in results_of(view, list(game.players)).items():
+            everyone = results_of(view, list(game.players))
+            for player, me in everyone.items():
                 own = {"who": str(who(me))}
                 if "result" in slots:
                     own["result"] = str(result(view, me))
@@ -206,7 +206,7 @@ class PhonePages:
             if "standings" in slots:
                 room.shared["standings"] = str(top_ten(view))
             if "submitted" in slots and view.round is not None and room.own:
-                anyone = next(iter(results_of(view, list(game.players[:1])).values()))
+                anyone = next(iter(everyone.values()))
                 room.round_id = view.round.id
                 room.plays_mark = plays_mark
                 room.plays = {row.player_id: (row.move, row.score_as_placed) for row in db.session.execute(
@@ -253,8 +253,8 @@ def _cookies(header: str) -> dict[str, str]:
 
 
 def _language(cookies: dict[str, str], headers: dict[bytes, str]) -> str:
-    """The request's language as ``trainer.web.select_locale`` chooses it (a request with a query string is
-    never answered here, so ``?lang=`` is not looked at)."""
-    accepted = parse_accept_header(headers.get(b"accept-language"), LanguageAccept)
-    return _supported(cookies.get(LANG_COOKIE)) or accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    """The request's language as the pages choose it (a request with a query string is never answered here,
+    so there is no ``?lang=``)."""
+    return choose_language(None, cookies.get(LANG_COOKIE),
+                           parse_accept_header(headers.get(b"accept-language"), LanguageAccept))
 

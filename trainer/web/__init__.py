@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from babel import Locale
 from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import get_locale
+from werkzeug.datastructures import LanguageAccept
 
 from ..extensions import babel, csrf
 
@@ -41,12 +42,13 @@ def select_locale() -> str:
     """The language of this request (Flask-Babel calls this once per request)."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    return (
-        _supported(request.args.get(LANG_PARAM))
-        or _supported(request.cookies.get(LANG_COOKIE))
-        or request.accept_languages.best_match(LANGUAGES)
-        or DEFAULT_LANGUAGE
-    )
+    return choose_language(request.args.get(LANG_PARAM), request.cookies.get(LANG_COOKIE), request.accept_languages)
+
+
+def choose_language(asked: str | None, remembered: str | None, accepted: LanguageAccept) -> str:
+    """``?lang=``, else the cookie, else the browser's Accept-Language, else English (also used where a request
+    is answered outside Flask: trainer/live/pages.py)."""
+    return _supported(asked) or _supported(remembered) or accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def current_theme() -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from typing import Any
 
 import segno
@@ -50,7 +51,12 @@ def safe_next() -> str | None:
 
 def session_token(key: str, room_id: int) -> str | None:
     """The token this browser holds for game or wall ``room_id`` (kept in the signed session under ``key``)."""
-    tokens = session.get(key)
+    return token_in(session, key, room_id)
+
+
+def token_in(session_data: Any, key: str, room_id: int) -> str | None:
+    """The token a session's contents hold under ``key`` for ``room_id`` (a session read outside Flask too)."""
+    tokens = session_data.get(key) if isinstance(session_data, Mapping) else None
     token = tokens.get(str(room_id)) if isinstance(tokens, dict) else None
     return token if isinstance(token, str) else None
 
