@@ -99,8 +99,14 @@ print(json.dumps({"before": before, "after": rss_mb()}))
 def _index_memory(data_dir: Path, lexicon: str) -> tuple[float, float]:
     """(RSS with the lexicon loaded, RSS once its index is built) of a fresh process, in MB."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run([sys.executable, "-c", _PROBE, str(data_dir), lexicon], capture_output=True, text=True,
-                          check=True, cwd=ROOT, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(data_dir), lexicon],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     return float(figures["before"]), float(figures["after"])
 
@@ -119,11 +125,20 @@ def _deck(lexicon: Lexicon, size: int, rng: random.Random) -> list[CardState]:
             continue
         learning = roll < 0.343  # about 300 cards missed in a recent session
         stability = rng.uniform(0.5, 300)
-        due = START + timedelta(days=rng.uniform(-30, 365)) if not learning else START + timedelta(
-            minutes=rng.uniform(-30, 30))
-        card = FsrsCard(card_id=card_number(card_id), state=State.Relearning if learning else State.Review,
-                        step=0 if learning else None, stability=stability, difficulty=rng.uniform(1, 10),
-                        due=due, last_review=due - timedelta(days=max(stability, 0.01)))
+        due = (
+            START + timedelta(days=rng.uniform(-30, 365))
+            if not learning
+            else START + timedelta(minutes=rng.uniform(-30, 30))
+        )
+        card = FsrsCard(
+            card_id=card_number(card_id),
+            state=State.Relearning if learning else State.Review,
+            step=0 if learning else None,
+            stability=stability,
+            difficulty=rng.uniform(1, 10),
+            due=due,
+            last_review=due - timedelta(days=max(stability, 0.01)),
+        )
         states.append(CardState(card_id, rank, card))
     return states
 
@@ -146,8 +161,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     started = time.perf_counter()
     lexicon = LexiconStore(data_dir).load(args.lexicon)
-    print(f"lexicon {args.lexicon!r} from {data_dir}: loaded in {_s(time.perf_counter() - started)} "
-          "(a first load builds the word-graph cache)")
+    print(
+        f"lexicon {args.lexicon!r} from {data_dir}: loaded in {_s(time.perf_counter() - started)} "
+        "(a first load builds the word-graph cache)"
+    )
     rows: list[tuple[str, str, str, str, str]] = []
 
     # Card lists: the probability index, every length.
@@ -160,11 +177,25 @@ def run(args: argparse.Namespace, data_dir: Path) -> None:
     assert index is not None
     alphagrams = sum(len(index.ranked(n)) for n in index.lengths)
     median = statistics.median(builds)
-    rows.append((f"probability index, lengths 2-15 ({alphagrams:,} alphagrams)", _s(median), "", _s(max(builds)),
-                 f"≤ 5 s {_mark(median <= 5)}"))
+    rows.append(
+        (
+            f"probability index, lengths 2-15 ({alphagrams:,} alphagrams)",
+            _s(median),
+            "",
+            _s(max(builds)),
+            f"≤ 5 s {_mark(median <= 5)}",
+        )
+    )
     before, after = _index_memory(data_dir, args.lexicon)
-    rows.append(("RSS growth from building the index (fresh process)", f"{after - before:.1f} MB", "", "",
-                 f"{before:.1f} MB -> {after:.1f} MB"))
+    rows.append(
+        (
+            "RSS growth from building the index (fresh process)",
+            f"{after - before:.1f} MB",
+            "",
+            "",
+            f"{before:.1f} MB -> {after:.1f} MB",
+        )
+    )
     started = time.perf_counter()
     probability_index(lexicon)  # the shared, cached one (built once more here)
     cards = sum(len(ANAGRAM.cards(lexicon, n)) for n in range(2, 16))
@@ -172,12 +203,20 @@ def run(args: argparse.Namespace, data_dir: Path) -> None:
     rows.append((f"the same plus {cards:,} anagram cards", _s(cards_s), "", "", f"≤ 5 s {_mark(cards_s <= 5)}"))
     started = time.perf_counter()
     stems = STEM.cards(lexicon, 6, 100)
-    rows.append(("top 100 six-letter stems as cards (index built)", _s(time.perf_counter() - started), "", "",
-                 f"best {stems[0].key}: {len(stems[0].answers)} words"))
+    rows.append(
+        (
+            "top 100 six-letter stems as cards (index built)",
+            _s(time.perf_counter() - started),
+            "",
+            "",
+            f"best {stems[0].key}: {len(stems[0].answers)} words",
+        )
+    )
     started = time.perf_counter()
     racks = index.blank_racks(7, 1)
-    rows.append((f"7-tile racks with one blank ({len(racks):,}), first use", _s(time.perf_counter() - started), "",
-                 "", ""))
+    rows.append(
+        (f"7-tile racks with one blank ({len(racks):,}), first use", _s(time.perf_counter() - started), "", "", "")
+    )
 
     # The queue.
     rng = random.Random(2026)
@@ -211,8 +250,10 @@ def run(args: argparse.Namespace, data_dir: Path) -> None:
         done = done.add(review)
         recent.append(pick.card_id)
         now += timedelta(seconds=rng.randrange(4, 40))
-    for label, times in ((f"next card, {args.cards:,} cards (`DeckQueue.next_card`)", next_times),
-                         ("record an answer (fsrs review + queue update)", answer_times)):
+    for label, times in (
+        (f"next card, {args.cards:,} cards (`DeckQueue.next_card`)", next_times),
+        ("record an answer (fsrs review + queue update)", answer_times),
+    ):
         p99 = _percentile(times, 0.99)
         target = f"p99 ≤ 20 ms {_mark(p99 <= 0.020)}"
         rows.append((label, _ms(statistics.median(times)), _ms(p99), _ms(max(times)), target))
@@ -222,8 +263,15 @@ def run(args: argparse.Namespace, data_dir: Path) -> None:
         started = time.perf_counter()
         pick_next(states, now)
         cold.append(time.perf_counter() - started)
-    rows.append(("next card from a plain list of states (`pick_next`, indexes first)", _ms(statistics.median(cold)),
-                 "", _ms(max(cold)), "for comparison"))
+    rows.append(
+        (
+            "next card from a plain list of states (`pick_next`, indexes first)",
+            _ms(statistics.median(cold)),
+            "",
+            _ms(max(cold)),
+            "for comparison",
+        )
+    )
 
     header = ("measure", "median", "p99", "max", "target")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
@@ -234,10 +282,14 @@ def run(args: argparse.Namespace, data_dir: Path) -> None:
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     print()
     days = (now - START).days + 1
-    print(f"queue: {len(next_times):,} next-card calls and {len(answer_times):,} answers over {days} simulated "
-          f"study days; picks: " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items())))
-    print("These are the pure in-memory queue's figures (drills.scheduling.DeckQueue); the database-backed queue "
-          "(indexed queries on due date and rank) comes with the study pages and is measured there.")
+    print(
+        f"queue: {len(next_times):,} next-card calls and {len(answer_times):,} answers over {days} simulated "
+        f"study days; picks: " + ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items()))
+    )
+    print(
+        "These are the pure in-memory queue's figures (drills.scheduling.DeckQueue); the database-backed queue "
+        "(indexed queries on due date and rank) comes with the study pages and is measured there."
+    )
 
 
 if __name__ == "__main__":

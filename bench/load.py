@@ -111,8 +111,12 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def spread(values: list[float]) -> dict[str, float | int]:
-    return {"count": len(values), "p50": percentile(values, 0.5), "p99": percentile(values, 0.99),
-            "max": max(values) if values else math.nan}
+    return {
+        "count": len(values),
+        "p50": percentile(values, 0.5),
+        "p99": percentile(values, 0.99),
+        "max": max(values) if values else math.nan,
+    }
 
 
 def ms(seconds: float) -> str:
@@ -164,10 +168,20 @@ def machine_cpu() -> tuple[float, float]:
 def checkout_version() -> str:
     """The checkout's commit, ``+changes`` when tracked files differ from it (the server runs the tree)."""
     try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, check=True, timeout=10).stdout.strip()
-        changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                                 capture_output=True, text=True, check=True, timeout=10).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "(not a git checkout)"
     return commit + ("+changes" if changed else "")
@@ -189,8 +203,9 @@ def _engine_init(instance: str, lexicon: str) -> None:
     _ENGINE["lexicon"] = LexiconStore(Path(instance)).load(lexicon)
 
 
-def legal_plays(rules_code: str, notation: str, rows: list[str], rack: str, keep: int,
-                seed: int) -> tuple[list[str], int, float]:
+def legal_plays(
+    rules_code: str, notation: str, rows: list[str], rack: str, keep: int, seed: int
+) -> tuple[list[str], int, float]:
     """Up to ``keep`` random legal plays, written as the server writes them; how many there are; CPU seconds.
 
     Run in a worker process: a generation can take a second, and the client's event loop must not
@@ -233,17 +248,31 @@ class ServerProcess:
         self.tick = os.sysconf("SC_CLK_TCK")
 
     def cli(self, *args: str, timeout: float = 600.0) -> str:
-        done = subprocess.run([*tirage_command(), *args], cwd=self.folder, env=self.env, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, timeout=timeout, check=False)
+        done = subprocess.run(
+            [*tirage_command(), *args],
+            cwd=self.folder,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"tirage {' '.join(args)} exited {done.returncode}:\n{done.stdout}{done.stderr}")
         return done.stdout
 
     def start(self, timeout: float = 120.0) -> None:
         with self.log_path.open("ab") as out:
-            self.process = subprocess.Popen([*tirage_command(), "serve", "--port", str(self.port), *self.serve_args],
-                                            cwd=self.folder, env=self.env, stdin=subprocess.DEVNULL, stdout=out,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                [*tirage_command(), "serve", "--port", str(self.port), *self.serve_args],
+                cwd=self.folder,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         limit = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
@@ -328,10 +357,26 @@ class Profiler:
         if py_spy is None:
             raise RuntimeError("--profile needs py-spy (pip install py-spy)")
         # --gil: only the thread holding the GIL, i.e. what uses the process's one Python core.
-        self.process = subprocess.Popen([py_spy, "record", "--pid", str(self.pid), "--subprocesses", "--gil",
-                                         "--nonblocking", "--rate", "100", "--format", "raw", "--output",
-                                         str(self.path)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [
+                py_spy,
+                "record",
+                "--pid",
+                str(self.pid),
+                "--subprocesses",
+                "--gil",
+                "--nonblocking",
+                "--rate",
+                "100",
+                "--format",
+                "raw",
+                "--output",
+                str(self.path),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -360,9 +405,11 @@ class Profiler:
                 own[frames[-1]] += count
                 for name in {f for f in frames if "trainer/" in f}:
                     inclusive[name] += count
-        return {"samples": total,
-                "self": [(name, n / total) for name, n in own.most_common(top)] if total else [],
-                "tirage_inclusive": [(name, n / total) for name, n in inclusive.most_common(top)] if total else []}
+        return {
+            "samples": total,
+            "self": [(name, n / total) for name, n in own.most_common(top)] if total else [],
+            "tirage_inclusive": [(name, n / total) for name, n in inclusive.most_common(top)] if total else [],
+        }
 
 
 def _frame_name(frame: str) -> str:
@@ -417,7 +464,7 @@ class EventStream(asyncio.Protocol):
             if end < 0:
                 return
             lines = bytes(self.head[:end]).decode("latin-1").split("\r\n")
-            rest = bytes(self.head[end + 4:])
+            rest = bytes(self.head[end + 4 :])
             self.head.clear()
             try:
                 self.status = int(lines[0].split()[1])
@@ -452,15 +499,15 @@ class EventStream(asyncio.Protocol):
                 if end < 0:
                     break
                 size = int(bytes(self.raw[:end]).split(b";")[0], 16)
-                del self.raw[:end + 2]
+                del self.raw[: end + 2]
                 if size == 0:
                     self.ended = True
                     self.raw.clear()
                     break
                 self.chunk_left = size
             else:
-                piece = bytes(self.raw[:self.chunk_left])
-                del self.raw[:len(piece)]
+                piece = bytes(self.raw[: self.chunk_left])
+                del self.raw[: len(piece)]
                 self.chunk_left -= len(piece)
                 self.need_crlf = self.chunk_left == 0
                 decoded.append(piece)
@@ -517,8 +564,10 @@ class Listener:
     def request(self) -> bytes:
         query = "?quiet=1" if self.quiet else ""
         resume = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id else ""
-        return (f"GET /api/games/{self.run.game_id}/events{query} HTTP/1.1\r\nHost: 127.0.0.1:{self.run.server.port}"
-                f"\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n{resume}\r\n").encode()
+        return (
+            f"GET /api/games/{self.run.game_id}/events{query} HTTP/1.1\r\nHost: 127.0.0.1:{self.run.server.port}"
+            f"\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n{resume}\r\n"
+        ).encode()
 
     async def follow(self) -> None:
         loop = asyncio.get_running_loop()
@@ -527,8 +576,9 @@ class Listener:
             stream = EventStream(self, self.request())
             started = time.perf_counter()
             try:
-                await asyncio.wait_for(loop.create_connection(stream.itself, "127.0.0.1", run.server.port),
-                                       run.args.request_timeout)
+                await asyncio.wait_for(
+                    loop.create_connection(stream.itself, "127.0.0.1", run.server.port), run.args.request_timeout
+                )
                 self.stream = stream
                 status = await asyncio.wait_for(stream.opened, run.args.request_timeout)
             except (OSError, TimeoutError) as error:
@@ -628,8 +678,12 @@ class Mark:
             return dict.fromkeys(("seconds", "server_cpu", "client_cpu", "machine_cpu"), math.nan)
         wall = end.wall - begin.wall
         cores = (os.cpu_count() or 1) * (end.busy - begin.busy) / max(end.total - begin.total, 1e-9)
-        return {"seconds": wall, "server_cpu": (end.server - begin.server) / wall,
-                "client_cpu": (end.client - begin.client) / wall, "machine_cpu": cores}
+        return {
+            "seconds": wall,
+            "server_cpu": (end.server - begin.server) / wall,
+            "client_cpu": (end.client - begin.client) / wall,
+            "machine_cpu": cores,
+        }
 
 
 @dataclass
@@ -694,9 +748,15 @@ class LoadRun:
 
     def mark(self, name: str) -> None:
         busy, total = machine_cpu()
-        self.marks[name] = Mark(time.monotonic(), self.server.cpu_seconds(), client_cpu() + self.engine_cpu, busy,
-                                total, sum(1 for s in self.submissions if s.status),
-                                sum(len(r.reads) for r in self.rounds.values()))
+        self.marks[name] = Mark(
+            time.monotonic(),
+            self.server.cpu_seconds(),
+            client_cpu() + self.engine_cpu,
+            busy,
+            total,
+            sum(1 for s in self.submissions if s.status),
+            sum(len(r.reads) for r in self.rounds.values()),
+        )
 
     async def mark_at(self, name: str, moment: float) -> None:
         await asyncio.sleep(max(0.0, moment - time.time()))
@@ -708,8 +768,15 @@ class LoadRun:
         task.add_done_callback(self.tasks.discard)
         return task
 
-    async def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-                   parse: bool = True, director: bool = False) -> tuple[int, Any, float]:
+    async def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        parse: bool = True,
+        director: bool = False,
+    ) -> tuple[int, Any, float]:
         """(status, answer, seconds) of one API call; status 0 when there was no answer. A player's call
         waits for one of the players' connections; the director's has its own (another device)."""
         session = self.director_api if director else self.api
@@ -735,8 +802,7 @@ class LoadRun:
             answer_body = json.loads(raw)
         return status, answer_body, seconds
 
-    async def ok(self, method: str, path: str, body: Any = None, token: str | None = None,
-                 expect: int = 200) -> Any:
+    async def ok(self, method: str, path: str, body: Any = None, token: str | None = None, expect: int = 200) -> Any:
         status, answer, _ = await self.call(method, path, body, token, director=True)
         if status != expect:
             raise RuntimeError(f"{method} {path}: {status} {answer!r:.300}")
@@ -768,9 +834,11 @@ class LoadRun:
             left = round_.deadline - time.time()
             recent = [s.latency for s in self.submissions[-500:] if s.status]
             when = f"{left:.0f} s left" if left > 0 else "past its deadline"
-            log(f"round {round_.number}: {when}; "
+            log(
+                f"round {round_.number}: {when}; "
                 f"{len(self.submissions)} plays answered, {self.in_flight} in flight, p99 of the last 500 "
-                f"{ms(percentile(recent, 0.99))}; {self.reconnects} reconnects, {sum(self.errors.values())} errors")
+                f"{ms(percentile(recent, 0.99))}; {self.reconnects} reconnects, {sum(self.errors.values())} errors"
+            )
 
     async def watchdog(self) -> None:
         """Break streams that went silent (a heartbeat is due every 15 s): they reconnect."""
@@ -787,8 +855,12 @@ class LoadRun:
         if kind == "submission":
             self.submission_events += 1
             return
-        if self.args.phones == "pages" and listener.player is not None and kind not in PAGE_IGNORED_EVENTS \
-                and kind not in ("round_started", "round_closed"):
+        if (
+            self.args.phones == "pages"
+            and listener.player is not None
+            and kind not in PAGE_IGNORED_EVENTS
+            and kind not in ("round_started", "round_closed")
+        ):
             self.spawn(self.refresh_page(listener.player))  # as live.js does on every other event too
         if kind not in ("round_started", "round_closed", "finished"):
             return
@@ -818,13 +890,15 @@ class LoadRun:
                 self.spawn(self.page_round_started(player, round_))
         else:
             round_.closed_delays.append(now - round_.closed_at)
-            self.spawn(self.page_reveal(player, round_) if self.args.phones == "pages"
-                       else self.read_reveal(player, round_))
+            self.spawn(
+                self.page_reveal(player, round_) if self.args.phones == "pages" else self.read_reveal(player, round_)
+            )
 
     def _new_round(self, number: int, data: dict[str, Any]) -> RoundInfo:
         loop = asyncio.get_running_loop()
-        round_ = RoundInfo(number, parse_time(data["at"]), parse_time(data["deadline"]), data["rack"],
-                           loop.create_future())
+        round_ = RoundInfo(
+            number, parse_time(data["at"]), parse_time(data["deadline"]), data["rack"], loop.create_future()
+        )
         self.rounds[number] = round_
         self.spawn(self.compute_plays(round_))
         waiter = self.round_waiters.get(number)
@@ -847,8 +921,15 @@ class LoadRun:
             assert self.pool is not None
             loop = asyncio.get_running_loop()
             plays, count, cpu = await loop.run_in_executor(
-                self.pool, legal_plays, self.settings["rules"], self.settings["notation"], state["board"],
-                state["rack"], self.args.sample_plays, self.args.seed + round_.number)
+                self.pool,
+                legal_plays,
+                self.settings["rules"],
+                self.settings["notation"],
+                state["board"],
+                state["rack"],
+                self.args.sample_plays,
+                self.args.seed + round_.number,
+            )
             self.engine_cpu += cpu
             round_.legal_count = count
             if not plays:
@@ -866,8 +947,9 @@ class LoadRun:
                 if not await self.join_page(player):
                     return
             else:
-                status, answer, seconds = await self.call("POST", "/api/join", {"code": self.join_code,
-                                                                               "name": player.name})
+                status, answer, seconds = await self.call(
+                    "POST", "/api/join", {"code": self.join_code, "name": player.name}
+                )
                 if status != 201:
                     if 0 < status < 500:  # no answer and 5xx are counted by call()
                         self.error(f"join: HTTP {status}", repr(answer)[:300])
@@ -883,8 +965,9 @@ class LoadRun:
 
     # -------------------------------------------------------------- players on the phone pages (--phones pages)
 
-    async def page(self, player: Player, method: str, path: str, form: dict[str, str] | None = None
-                   ) -> tuple[int, str, float]:
+    async def page(
+        self, player: Player, method: str, path: str, form: dict[str, str] | None = None
+    ) -> tuple[int, str, float]:
         """(status, text, seconds) of one page request with the player's session cookie, which it keeps up to
         date as a browser does; status 0 when there was no answer."""
         assert self.api is not None
@@ -894,8 +977,9 @@ class LoadRun:
         async with self.api_slots:
             started = time.perf_counter()
             try:
-                async with self.api.request(method, self.server.base + path, data=form, headers=headers,
-                                            allow_redirects=False) as answer:
+                async with self.api.request(
+                    method, self.server.base + path, data=form, headers=headers, allow_redirects=False
+                ) as answer:
                     text = await answer.text()
                     status = answer.status
                     session = answer.cookies.get(SESSION_COOKIE)
@@ -917,8 +1001,9 @@ class LoadRun:
         if status != 200 or csrf is None:
             self.error(f"join page: HTTP {status}", html[:300])
             return False
-        status, html, _ = await self.page(player, "POST", "/join", {"csrf_token": csrf[1], "code": self.join_code,
-                                                                   "name": player.name})
+        status, html, _ = await self.page(
+            player, "POST", "/join", {"csrf_token": csrf[1], "code": self.join_code, "name": player.name}
+        )
         if status != 303:
             self.error(f"join form: HTTP {status}", html[:300])
             return False
@@ -1018,8 +1103,18 @@ class LoadRun:
                 latency = time.perf_counter() - started
         finally:
             self.in_flight -= 1
-        self.submissions.append(Submission(round_.number, pressed_wall, sent_wall, latency, started - pressed, status,
-                                           garbage, round_.deadline - sent_wall))
+        self.submissions.append(
+            Submission(
+                round_.number,
+                pressed_wall,
+                sent_wall,
+                latency,
+                started - pressed,
+                status,
+                garbage,
+                round_.deadline - sent_wall,
+            )
+        )
         if status == 200:
             if garbage:
                 self.error("submission: garbage accepted", f"{move!r}: {raw[:200]!r}")
@@ -1029,8 +1124,10 @@ class LoadRun:
         elif status >= 500:
             self.error(f"submission: HTTP {status}", raw[:300].decode(errors="replace"))
         elif status:
-            self.error(f"submission: HTTP {status} for a {'garbage' if garbage else 'legal'} play",
-                       f"{move!r}: {raw[:300].decode(errors='replace')}")
+            self.error(
+                f"submission: HTTP {status} for a {'garbage' if garbage else 'legal'} play",
+                f"{move!r}: {raw[:300].decode(errors='replace')}",
+            )
 
     async def read_reveal(self, player: Player, round_: RoundInfo) -> None:
         if self.rng.random() >= self.args.reveal_share:
@@ -1050,16 +1147,17 @@ class LoadRun:
                     await asyncio.wait([playing])
                 shown = (answer.get("result") or {}).get("move")
                 if shown != player.accepted.get(round_.number):
-                    self.error("reveal: own result is not the last accepted play",
-                               f"{player.name}: {player.accepted.get(round_.number)!r} -> {shown!r}")
+                    self.error(
+                        "reveal: own result is not the last accepted play",
+                        f"{player.name}: {player.accepted.get(round_.number)!r} -> {shown!r}",
+                    )
         elif status:
             self.error(f"reveal read: HTTP {status}", answer[:300].decode(errors="replace"))
         round_.reads_done += 1
 
     async def audit(self, round_: RoundInfo) -> None:
         """Every accepted play in the round's results: each player's last accepted one, as written."""
-        details = await self.ok("GET", f"/api/games/{self.game_id}/rounds/{round_.number}",
-                                token=self.director_token)
+        details = await self.ok("GET", f"/api/games/{self.game_id}/rounds/{round_.number}", token=self.director_token)
         results = {r["player_id"]: r for r in details["results"]}
         by_name = {r["name"]: r for r in details["results"]}  # a phone page does not know its player id
         lost = wrong = phantom = 0
@@ -1077,9 +1175,14 @@ class LoadRun:
             elif shown != accepted:
                 wrong += 1
                 self.error("results: another play than the last accepted", f"{player.name}: {accepted!r} -> {shown!r}")
-        round_.audit = {"results": sum(1 for r in details["results"] if r.get("move")), "lost": lost + wrong,
-                        "missing": lost, "different": wrong, "phantom": phantom,
-                        "accepted_players": sum(1 for p in self.players if round_.number in p.accepted)}
+        round_.audit = {
+            "results": sum(1 for r in details["results"] if r.get("move")),
+            "lost": lost + wrong,
+            "missing": lost,
+            "different": wrong,
+            "phantom": phantom,
+            "accepted_players": sum(1 for p in self.players if round_.number in p.accepted),
+        }
 
     # -------------------------------------------------------------- the whole run
 
@@ -1091,9 +1194,12 @@ class LoadRun:
         connector = aiohttp.TCPConnector(limit=self.args.api_connections, limit_per_host=0, keepalive_timeout=4.0)
         director_connector = aiohttp.TCPConnector(limit=4, keepalive_timeout=4.0)
         # No shared cookie jar: each phone's session cookie is its own (see page()).
-        async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False,
-                                         cookie_jar=aiohttp.DummyCookieJar()) as api, \
-                aiohttp.ClientSession(connector=director_connector, timeout=timeout) as director_api:
+        async with (
+            aiohttp.ClientSession(
+                connector=connector, timeout=timeout, auto_decompress=False, cookie_jar=aiohttp.DummyCookieJar()
+            ) as api,
+            aiohttp.ClientSession(connector=director_connector, timeout=timeout) as director_api,
+        ):
             self.api, self.director_api = api, director_api
             try:
                 await self._run()
@@ -1115,17 +1221,30 @@ class LoadRun:
         await asyncio.to_thread(self.server.cli, "director", "create", director, "--password", password)
         token = await self.ok("POST", "/api/auth/token", {"username": director, "password": password})
         self.director_token = token["token"]
-        game = await self.ok("POST", "/api/games", {
-            "rules": args.rules, "round_seconds": args.round_seconds, "reveal_seconds": args.reveal_seconds,
-            "max_rounds": args.rounds, "seed": args.seed}, self.director_token, expect=201)
+        game = await self.ok(
+            "POST",
+            "/api/games",
+            {
+                "rules": args.rules,
+                "round_seconds": args.round_seconds,
+                "reveal_seconds": args.reveal_seconds,
+                "max_rounds": args.rounds,
+                "seed": args.seed,
+            },
+            self.director_token,
+            expect=201,
+        )
         self.game_id, self.join_code = game["id"], game["join_code"]
         self.settings = game
         ctx = multiprocessing.get_context("spawn")
-        self.pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=_engine_init,
-                                                           initargs=(str(self.instance), game["lexicon"]))
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=ctx, initializer=_engine_init, initargs=(str(self.instance), game["lexicon"])
+        )
         warm = asyncio.get_running_loop().run_in_executor(self.pool, engine_cpu)
-        log(f"game {self.game_id} ({args.rules}, rounds of {args.round_seconds} s); "
-            f"{args.players} players joining, {args.join_concurrency} at a time")
+        log(
+            f"game {self.game_id} ({args.rules}, rounds of {args.round_seconds} s); "
+            f"{args.players} players joining, {args.join_concurrency} at a time"
+        )
         projector = self.projector = Listener(self, None, quiet=False)
         projector.task = self.spawn(projector.follow())
         await projector.first_open
@@ -1136,8 +1255,10 @@ class LoadRun:
         await asyncio.gather(*(self.join(p, slots) for p in self.players))
         self.mark("joined")
         joined = [p for p in self.players if p.token]
-        log(f"{len(joined)} joined, {len(self.stream_opens)} streams open "
-            f"in {self.marks['joined'].wall - self.marks['joins'].wall:.1f} s")
+        log(
+            f"{len(joined)} joined, {len(self.stream_opens)} streams open "
+            f"in {self.marks['joined'].wall - self.marks['joins'].wall:.1f} s"
+        )
         if not joined:
             raise RuntimeError("no player could join")
         self.engine_cpu += await warm  # the lexicon load in the worker
@@ -1175,8 +1296,9 @@ class LoadRun:
         self.mark("end")
         if self.profiler is not None:
             await asyncio.to_thread(self.profiler.stop)
-        status, _, _ = await self.call("POST", f"/api/games/{self.game_id}/end", token=self.director_token,
-                                       director=True)
+        status, _, _ = await self.call(
+            "POST", f"/api/games/{self.game_id}/end", token=self.director_token, director=True
+        )
         if status not in (200, 409):
             self.error(f"end: HTTP {status}", "")
 
@@ -1190,8 +1312,11 @@ class LoadRun:
         marks = self.marks
 
         idle_start, idle_end = marks.get("idle"), marks.get("idle end")
-        idle = (idle_end.server - idle_start.server) / (idle_end.wall - idle_start.wall) \
-            if idle_start and idle_end else 0.0
+        idle = (
+            (idle_end.server - idle_start.server) / (idle_end.wall - idle_start.wall)
+            if idle_start and idle_end
+            else 0.0
+        )
 
         def per(begin: str, end: str, count: Callable[[Mark], int]) -> tuple[float, int]:
             first, last = marks.get(begin), marks.get(end)
@@ -1209,7 +1334,8 @@ class LoadRun:
             "join": joins[0] / len(self.joins) if self.joins and joined_mark else math.nan,
             "submission": sum(c for c, _ in calm) / sum(n for _, n in calm) if sum(n for _, n in calm) else math.nan,
             "reveal_read": sum(c for c, _ in reveal) / sum(n for _, n in reveal)
-            if sum(n for _, n in reveal) else math.nan,
+            if sum(n for _, n in reveal)
+            else math.nan,
         }
 
     def figures(self) -> dict[str, Any]:
@@ -1219,11 +1345,17 @@ class LoadRun:
         answered = [s for s in subs if s.status]
         deadlines = {r.number: r.deadline for r in rounds}
         late = [s for s in subs if 0 <= deadlines[s.round] - s.pressed <= LATE_WINDOW]
-        late_span = sum(max(s.sent + s.latency for s in late if s.round == r.number) - (r.deadline - LATE_WINDOW)
-                        for r in rounds if any(s.round == r.number for s in late))
+        late_span = sum(
+            max(s.sent + s.latency for s in late if s.round == r.number) - (r.deadline - LATE_WINDOW)
+            for r in rounds
+            if any(s.round == r.number for s in late)
+        )
         late_rate = len(late) / late_span if late_span > 0 else math.nan
-        offered_late = sum(1 for r in rounds for t in r.planned if r.deadline - t <= LATE_WINDOW) / (
-            LATE_WINDOW * len(rounds)) if rounds else math.nan
+        offered_late = (
+            sum(1 for r in rounds for t in r.planned if r.deadline - t <= LATE_WINDOW) / (LATE_WINDOW * len(rounds))
+            if rounds
+            else math.nan
+        )
         span = (max(s.sent + s.latency for s in subs) - min(s.sent for s in subs)) if subs else math.nan
         started_at, ended_at = self.marks.get("start"), self.marks.get("end") or self.marks.get("joined")
         joined_mark, joins_mark = self.marks.get("joined"), self.marks.get("joins")
@@ -1244,7 +1376,7 @@ class LoadRun:
         audit_lost = sum(r.audit.get("lost", 0) for r in rounds)
         unaudited = [r.number for r in rounds if not r.audit]
         joined = sum(1 for p in self.players if p.token)
-        own_lags = self.own_lags[len(self.own_lags) - len(lags):] if lags else []
+        own_lags = self.own_lags[len(self.own_lags) - len(lags) :] if lags else []
         saturated = round_phase["client_cpu"] > SATURATED_CPU or percentile(own_lags, 0.99) > SATURATED_LAG
         crunch = [Mark.share(self.marks.get(f"late {r.number}"), self.marks.get(f"closed {r.number}")) for r in rounds]
         return {
@@ -1273,8 +1405,9 @@ class LoadRun:
                 "latency": spread([s.latency for s in answered]),
                 "client_queue": spread([s.queued for s in subs]),
                 "latency_with_queue": spread([s.queued + s.latency for s in answered]),
-                "refused_late_pressed_before_deadline": sum(1 for s in subs if s.status == 409
-                                                            and s.pressed < deadlines[s.round]),
+                "refused_late_pressed_before_deadline": sum(
+                    1 for s in subs if s.status == 409 and s.pressed < deadlines[s.round]
+                ),
                 "peak_in_flight": self.peak_in_flight,
             },
             "round_started_delivery": spread([d for r in rounds for d in r.started_delays]),
@@ -1319,7 +1452,8 @@ class LoadRun:
             "server_cpu_per_request": costs,
             "machine_cpu_share_during_rounds": round_phase["machine_cpu"],
             "machine_cpu_share_last_10s": max((c["machine_cpu"] for c in crunch), default=math.nan),
-            "other_cpu_share_during_rounds": round_phase["machine_cpu"] - round_phase["server_cpu"]
+            "other_cpu_share_during_rounds": round_phase["machine_cpu"]
+            - round_phase["server_cpu"]
             - round_phase["client_cpu"],
             "load_average": os.getloadavg(),
         }
@@ -1345,74 +1479,117 @@ def table(fig: dict[str, Any]) -> str:
     def dist(d: dict[str, Any]) -> str:
         return f"p50 {ms(d['p50'])}, p99 {ms(d['p99'])}, max {ms(d['max'])} ({d['count']})"
 
-    row("players", f"{fig['joined']} joined of {players}, {fig['streams_open']} streams open; "
-                   f"{fig['rounds']} round(s) of {fig['round_seconds']} s; {fig['database']}"
-                   f"{' + redis' if fig['redis'] else ''}; serve args {fig['server_args'] or '-'}")
+    row(
+        "players",
+        f"{fig['joined']} joined of {players}, {fig['streams_open']} streams open; "
+        f"{fig['rounds']} round(s) of {fig['round_seconds']} s; {fig['database']}"
+        f"{' + redis' if fig['redis'] else ''}; serve args {fig['server_args'] or '-'}",
+    )
     row("joins", f"{dist(fig['join_latency'])}; all in {fig['join_seconds']:.1f} s")
     row("stream opens", dist(fig["stream_open_latency"]))
-    row("submissions", f"{sub['sent']} sent: {sub['accepted']} accepted, {sub['refused_as_expected']} refused as "
-                       f"expected (garbage), {sub['refused_late']} refused as late "
-                       f"({sub['refused_late_pressed_before_deadline']} sent by the player before the deadline, "
-                       f"{sub['refused_late_sent_before_deadline']} of them left the client before it), "
-                       f"{sub['no_answer']} without an answer")
-    row("submissions/s", f"last 10 s: {sub['per_second_last_10s']:.0f} answered "
-                         f"({sub['offered_per_second_last_10s']:.0f} offered); overall {sub['per_second_overall']:.1f}")
+    row(
+        "submissions",
+        f"{sub['sent']} sent: {sub['accepted']} accepted, {sub['refused_as_expected']} refused as "
+        f"expected (garbage), {sub['refused_late']} refused as late "
+        f"({sub['refused_late_pressed_before_deadline']} sent by the player before the deadline, "
+        f"{sub['refused_late_sent_before_deadline']} of them left the client before it), "
+        f"{sub['no_answer']} without an answer",
+    )
+    row(
+        "submissions/s",
+        f"last 10 s: {sub['per_second_last_10s']:.0f} answered "
+        f"({sub['offered_per_second_last_10s']:.0f} offered); overall {sub['per_second_overall']:.1f}",
+    )
     mark = ""
     if target is not None and not math.isnan(sub["latency"]["p99"]):
         mark = f" — target p99 ≤ {ms(target)}: {'met' if sub['latency']['p99'] <= target else 'MISSED'}"
     row("submission latency", dist(sub["latency"]) + mark)
-    row("client queue before sending", f"p99 {ms(sub['client_queue']['p99'])}, max {ms(sub['client_queue']['max'])}"
-                                       f"; at most {sub['peak_in_flight']} in flight "
-                                       f"({fig['api_connections']} client connections)")
+    row(
+        "client queue before sending",
+        f"p99 {ms(sub['client_queue']['p99'])}, max {ms(sub['client_queue']['max'])}"
+        f"; at most {sub['peak_in_flight']} in flight "
+        f"({fig['api_connections']} client connections)",
+    )
     if sub["client_queue"]["p99"] > 0.01:
         row("submission as the player sees it", "queue + latency: " + dist(sub["latency_with_queue"]))
-    row("round_started delivery", f"{dist(fig['round_started_delivery'])}; received by "
-                                  f"{fig['round_started_received']}/{fig['joined']}; client loop lag meanwhile "
-                                  f"≤ {ms(fig['round_started_client_lag'])}")
+    row(
+        "round_started delivery",
+        f"{dist(fig['round_started_delivery'])}; received by "
+        f"{fig['round_started_received']}/{fig['joined']}; client loop lag meanwhile "
+        f"≤ {ms(fig['round_started_client_lag'])}",
+    )
     reveal = fig["reveal_delivery"]
     mark = ""
     if not math.isnan(reveal["max"]):
         met = fig["reveal_received"] == fig["joined"] and reveal["max"] <= REVEAL_TARGET
         mark = f" — all within {REVEAL_TARGET:g} s: {'met' if met else 'MISSED'}"
-    row("reveal delivery", f"{dist(reveal)}; received by {fig['reveal_received']}/{fig['joined']}; client loop lag "
-                           f"meanwhile ≤ {ms(fig['reveal_client_lag'])}{mark}")
+    row(
+        "reveal delivery",
+        f"{dist(reveal)}; received by {fig['reveal_received']}/{fig['joined']}; client loop lag "
+        f"meanwhile ≤ {ms(fig['reveal_client_lag'])}{mark}",
+    )
     unfinished = fig["reveal_reads_unfinished"]
     if fig["phones"] == "pages":
         row("round start on the phone pages", "event time to fragment in hand: " + dist(fig["page_round_started"]))
         reveal_ok = fig["page_reveal"]["count"] and fig["page_reveal"]["max"] <= REVEAL_TARGET
-        row("reveal on the phone pages", "event time to fragment in hand: " + dist(fig["page_reveal"])
-            + (f" — all within {REVEAL_TARGET:.0f} s: {'met' if reveal_ok else 'MISSED'}" if players == 1500 else ""))
-    row("reveal read latency", dist(fig["reveal_read_latency"])
-        + (f"; {unfinished} not answered with 200 (errors, or still waiting at the end)" if unfinished else ""))
+        row(
+            "reveal on the phone pages",
+            "event time to fragment in hand: "
+            + dist(fig["page_reveal"])
+            + (f" — all within {REVEAL_TARGET:.0f} s: {'met' if reveal_ok else 'MISSED'}" if players == 1500 else ""),
+        )
+    row(
+        "reveal read latency",
+        dist(fig["reveal_read_latency"])
+        + (f"; {unfinished} not answered with 200 (errors, or still waiting at the end)" if unfinished else ""),
+    )
     unchecked = f" (rounds not checked: {fig['unaudited_rounds']})" if fig["unaudited_rounds"] else ""
-    row("lost submissions", f"{fig['lost']}{unchecked}; submission events seen by the projector "
-                            f"{fig['submission_events_seen_by_projector']}")
+    row(
+        "lost submissions",
+        f"{fig['lost']}{unchecked}; submission events seen by the projector "
+        f"{fig['submission_events_seen_by_projector']}",
+    )
     row("reconnects", f"{fig['reconnects']} after a clean end, {fig['dropped_streams']} after a broken stream")
     row("errors", f"{fig['errors']}" + "".join(f"; {kind}: {n}" for kind, n in fig["error_kinds"].items()))
     server, client = fig["server"], fig["client"]
-    row("server memory", f"peak RSS {server['peak_rss_mb']:.0f} MB (sum of VmHWM of {server['processes']} "
-                         f"process(es)); largest sampled sum {server['peak_rss_sum_sampled_mb']:.0f} MB")
-    row("server CPU", f"{server['cpu_seconds']:.1f} s; {server['cpu_share_during_rounds'] * 100:.0f}% of a core "
-                      f"during the rounds ({fig['rounds_wall_seconds']:.0f} s), "
-                      f"{server['cpu_share_last_10s'] * 100:.0f}% in their last 10 s")
+    row(
+        "server memory",
+        f"peak RSS {server['peak_rss_mb']:.0f} MB (sum of VmHWM of {server['processes']} "
+        f"process(es)); largest sampled sum {server['peak_rss_sum_sampled_mb']:.0f} MB",
+    )
+    row(
+        "server CPU",
+        f"{server['cpu_seconds']:.1f} s; {server['cpu_share_during_rounds'] * 100:.0f}% of a core "
+        f"during the rounds ({fig['rounds_wall_seconds']:.0f} s), "
+        f"{server['cpu_share_last_10s'] * 100:.0f}% in their last 10 s",
+    )
     costs = fig["server_cpu_per_request"]
     per_core = 1 / costs["submission"] if costs["submission"] > 0 else math.nan
-    row("server CPU per request", f"join {ms(costs['join'])} (with its stream), submission {ms(costs['submission'])}"
-                                  f" (before the last 10 s), reveal read {ms(costs['reveal_read'])}; so one core "
-                                  f"takes ~{'-' if math.isnan(per_core) else f'{per_core:.0f}'} submissions/s; "
-                                  "idle with the streams open "
-                                  f"{costs['idle_cores'] * 100:.0f}% of a core")
-    row("machine CPU during the rounds", f"{fig['machine_cpu_share_during_rounds'] * 100:.0f}% of a core in all "
-                                         f"({fig['cpus']} cores; {fig['machine_cpu_share_last_10s'] * 100:.0f}% in "
-                                         f"the last 10 s), other processes "
-                                         f"{fig['other_cpu_share_during_rounds'] * 100:.0f}%; load average at the end "
-                                         + " ".join(f"{x:.1f}" for x in fig["load_average"]))
-    row("client CPU", f"{client['cpu_seconds']:.1f} s (engine {client['engine_cpu_seconds']:.1f} s); "
-                      f"{client['cpu_share_during_rounds'] * 100:.0f}% of a core during the rounds "
-                      f"({client['cpu_share_last_10s'] * 100:.0f}% in the last 10 s); event-loop lag "
-                      f"p99 {ms(client['loop_lag']['p99'])}, max {ms(client['loop_lag']['max'])}, of which computing "
-                      f"p99 {ms(client['loop_lag_own']['p99'])}, max {ms(client['loop_lag_own']['max'])}"
-                      + (" — CLIENT SATURATED: the figures include the client's delays" if client["saturated"] else ""))
+    row(
+        "server CPU per request",
+        f"join {ms(costs['join'])} (with its stream), submission {ms(costs['submission'])}"
+        f" (before the last 10 s), reveal read {ms(costs['reveal_read'])}; so one core "
+        f"takes ~{'-' if math.isnan(per_core) else f'{per_core:.0f}'} submissions/s; "
+        "idle with the streams open "
+        f"{costs['idle_cores'] * 100:.0f}% of a core",
+    )
+    row(
+        "machine CPU during the rounds",
+        f"{fig['machine_cpu_share_during_rounds'] * 100:.0f}% of a core in all "
+        f"({fig['cpus']} cores; {fig['machine_cpu_share_last_10s'] * 100:.0f}% in "
+        f"the last 10 s), other processes "
+        f"{fig['other_cpu_share_during_rounds'] * 100:.0f}%; load average at the end "
+        + " ".join(f"{x:.1f}" for x in fig["load_average"]),
+    )
+    row(
+        "client CPU",
+        f"{client['cpu_seconds']:.1f} s (engine {client['engine_cpu_seconds']:.1f} s); "
+        f"{client['cpu_share_during_rounds'] * 100:.0f}% of a core during the rounds "
+        f"({client['cpu_share_last_10s'] * 100:.0f}% in the last 10 s); event-loop lag "
+        f"p99 {ms(client['loop_lag']['p99'])}, max {ms(client['loop_lag']['max'])}, of which computing "
+        f"p99 {ms(client['loop_lag_own']['p99'])}, max {ms(client['loop_lag_own']['max'])}"
+        + (" — CLIENT SATURATED: the figures include the client's delays" if client["saturated"] else ""),
+    )
     if fig["other_cpu_share_during_rounds"] > DISTURBED_CPU:
         row("NOTE", "other processes used the machine during the rounds: the figures are disturbed")
     width = max(len(label) for label, _ in lines)
@@ -1454,8 +1631,15 @@ def prepare_instance(args: argparse.Namespace, folder: Path) -> tuple[Path, dict
     before = {p.name for p in cache.iterdir()}
     started = time.perf_counter()
     # `tirage lexicon build` loads each cached graph, or builds the ones missing or stale.
-    subprocess.run([*tirage_command(), "lexicon", "build"], cwd=folder, env=env, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    subprocess.run(
+        [*tirage_command(), "lexicon", "build"],
+        cwd=folder,
+        env=env,
+        check=True,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - started
     new = {p.name for p in cache.iterdir()} - before
     if new and args.lexicon_cache_given:
@@ -1475,37 +1659,64 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--plays-per-player", default="1-3", help="a number or a range LOW-HIGH, per round")
     parser.add_argument("--late-share", type=float, default=0.8, help="share of plays in the last 10 s")
     parser.add_argument("--bad-share", type=float, default=0.05, help="share of garbage plays (refused with 422)")
-    parser.add_argument("--reveal-spread", type=float, default=0.0,
-                        help="players read the reveal within this many seconds of round_closed (0: at once, as "
-                             "the phone page does)")
-    parser.add_argument("--phones", choices=("api", "pages"), default="api",
-                        help="how players join, follow and read the reveal: through the API as an app would, or as "
-                             "the phone page does (join form, play page, the page's live fragment fetched again on "
-                             "each event; plays go through the API with the page's token, as its script does)")
-    parser.add_argument("--reveal-read", choices=("me", "round"), default="me",
-                        help="what a player reads at the reveal: their own round (GET .../rounds/N/me, as a phone "
-                             "does) or the whole round with every player's result (GET .../rounds/N)")
+    parser.add_argument(
+        "--reveal-spread",
+        type=float,
+        default=0.0,
+        help="players read the reveal within this many seconds of round_closed (0: at once, as the phone page does)",
+    )
+    parser.add_argument(
+        "--phones",
+        choices=("api", "pages"),
+        default="api",
+        help="how players join, follow and read the reveal: through the API as an app would, or as "
+        "the phone page does (join form, play page, the page's live fragment fetched again on "
+        "each event; plays go through the API with the page's token, as its script does)",
+    )
+    parser.add_argument(
+        "--reveal-read",
+        choices=("me", "round"),
+        default="me",
+        help="what a player reads at the reveal: their own round (GET .../rounds/N/me, as a phone "
+        "does) or the whole round with every player's result (GET .../rounds/N)",
+    )
     parser.add_argument("--reveal-share", type=float, default=1.0, help="share of players who read the reveal")
     parser.add_argument("--rules", default="en")
     parser.add_argument("--seed", type=int, default=1, help="the game's seed (its racks) and the client's")
     parser.add_argument("--database-url", help="DATABASE_URL of the server (default: SQLite in the instance)")
     parser.add_argument("--redis-url", help="REDIS_URL of the server")
-    parser.add_argument("--server-args", default="",
-                        help="added to `tirage serve --port P`, e.g. --server-args='--workers 2 --threads 8'")
-    parser.add_argument("--lexicon-cache", type=Path,
-                        help=f"a folder of cached word graphs to copy (default {default_cache}); "
-                             "graphs built because it had none are copied back to a folder given here")
+    parser.add_argument(
+        "--server-args",
+        default="",
+        help="added to `tirage serve --port P`, e.g. --server-args='--workers 2 --threads 8'",
+    )
+    parser.add_argument(
+        "--lexicon-cache",
+        type=Path,
+        help=f"a folder of cached word graphs to copy (default {default_cache}); "
+        "graphs built because it had none are copied back to a folder given here",
+    )
     parser.add_argument("--join-concurrency", type=int, default=200)
-    parser.add_argument("--api-connections", type=int,
-                        help="client connections for the players' API calls (default: one per player, at most "
-                             f"{MAX_API_CONNECTIONS}; event streams have their own)")
+    parser.add_argument(
+        "--api-connections",
+        type=int,
+        help="client connections for the players' API calls (default: one per player, at most "
+        f"{MAX_API_CONNECTIONS}; event streams have their own)",
+    )
     parser.add_argument("--sample-plays", type=int, default=500, help="legal plays the players choose from")
     parser.add_argument("--request-timeout", type=float, default=60.0)
-    parser.add_argument("--phase-timeout", type=float, default=300.0,
-                        help="the longest wait for a round to close, or for its reveal to be read, after its deadline")
-    parser.add_argument("--profile", action="store_true",
-                        help="sample the server with py-spy over the rounds (its Python time, --gil) and list the "
-                             "busiest functions; the raw stacks stay in the kept folder as profile.txt")
+    parser.add_argument(
+        "--phase-timeout",
+        type=float,
+        default=300.0,
+        help="the longest wait for a round to close, or for its reveal to be read, after its deadline",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the server with py-spy over the rounds (its Python time, --gil) and list the "
+        "busiest functions; the raw stacks stay in the kept folder as profile.txt",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (instance, server log)")
     args = parser.parse_args(argv)
@@ -1526,16 +1737,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     files = raise_open_files_limit()
     if files < 2 * args.players + args.api_connections + 100:
-        log(f"warning: only {files} open files allowed here; {args.players} players need about "
-            f"{2 * args.players + args.api_connections}")
+        log(
+            f"warning: only {files} open files allowed here; {args.players} players need about "
+            f"{2 * args.players + args.api_connections}"
+        )
     version = checkout_version()  # now: the server runs the tree as it is when it starts
     folder = Path(tempfile.mkdtemp(prefix="tirage-load-"))
     server: ServerProcess | None = None
     failed = True
     try:
         instance, env, build_seconds, built = prepare_instance(args, folder)
-        log(f"word graphs {'built' if built else 'copied from ' + str(args.lexicon_cache)} "
-            f"({build_seconds:.1f} s); instance {instance}")
+        log(
+            f"word graphs {'built' if built else 'copied from ' + str(args.lexicon_cache)} "
+            f"({build_seconds:.1f} s); instance {instance}"
+        )
         server = ServerProcess(folder, env, shlex.split(args.server_args))
         server.start()
         log(f"tirage serve {args.server_args} on {server.base} (pid {server.process.pid if server.process else '?'})")
@@ -1562,22 +1777,33 @@ def main(argv: list[str] | None = None) -> int:
         figures = run.figures()
         if run.profiler is not None:
             figures["profile"] = run.profiler.summary()
-        figures.update({"commit": version, "python": platform.python_version(), "cpus": os.cpu_count(),
-                        "client_loop": loop_kind, "server_exit": status, "word_graph_seconds": build_seconds,
-                        "aborted": repr(outcome) if outcome else None})
+        figures.update(
+            {
+                "commit": version,
+                "python": platform.python_version(),
+                "cpus": os.cpu_count(),
+                "client_loop": loop_kind,
+                "server_exit": status,
+                "word_graph_seconds": build_seconds,
+                "aborted": repr(outcome) if outcome else None,
+            }
+        )
         if args.json:
             print(json.dumps(_plain(figures), indent=1))
         else:
             command = "python bench/load.py" + "".join(f" {shlex.quote(a)}" for a in (argv or sys.argv[1:]))
             print(f"$ {command}")
-            print(f"Tirage {figures['commit']}, Python {platform.python_version()}, {os.cpu_count()} CPUs, client on "
-                  f"{loop_kind}; server log {server.log_path}{'' if args.keep else ' (removed; --keep keeps it)'}")
+            print(
+                f"Tirage {figures['commit']}, Python {platform.python_version()}, {os.cpu_count()} CPUs, client on "
+                f"{loop_kind}; server log {server.log_path}{'' if args.keep else ' (removed; --keep keeps it)'}"
+            )
             print()
             print(table(figures))
         if outcome is not None:
             log(f"the run stopped early: {outcome!r}")
-        failed = (outcome is not None or figures["lost"] > 0 or figures["errors"] > 0
-                  or bool(figures["unaudited_rounds"]))
+        failed = (
+            outcome is not None or figures["lost"] > 0 or figures["errors"] > 0 or bool(figures["unaudited_rounds"])
+        )
         if failed:
             log(f"server log (last lines):\n{server.output()}")
         return 1 if failed else 0

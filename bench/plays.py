@@ -54,14 +54,17 @@ async def run(server: TirageServer, players: int, connections: int) -> None:
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=connections)) as http:
         async with http.post(f"{base}/api/auth/token", json={"username": DIRECTOR, "password": PASSWORD}) as answer:
             director = {"Authorization": f"Bearer {(await answer.json())['token']}"}
-        async with http.post(f"{base}/api/games", json={"rules": "en", "round_seconds": 3600},
-                             headers=director) as answer:
+        async with http.post(
+            f"{base}/api/games", json={"rules": "en", "round_seconds": 3600}, headers=director
+        ) as answer:
             game = await answer.json()
         joining = asyncio.Semaphore(100)
 
         async def join(index: int) -> str:
-            async with joining, http.post(f"{base}/api/join", json={"code": game["join_code"],
-                                                                     "name": f"P{index}"}) as answer:
+            async with (
+                joining,
+                http.post(f"{base}/api/join", json={"code": game["join_code"], "name": f"P{index}"}) as answer,
+            ):
                 return str((await answer.json())["token"])
 
         tokens = await asyncio.gather(*(join(i) for i in range(players)))
@@ -78,8 +81,9 @@ async def run(server: TirageServer, players: int, connections: int) -> None:
         async def hand_in(token: str) -> None:
             for _ in range(2):
                 started = time.perf_counter()
-                async with http.post(path, json={"move": random.choice(legal)},
-                                     headers={"Authorization": f"Bearer {token}"}) as answer:
+                async with http.post(
+                    path, json={"move": random.choice(legal)}, headers={"Authorization": f"Bearer {token}"}
+                ) as answer:
                     await answer.read()
                     assert answer.status == 200, await answer.text()
                 latencies.append(time.perf_counter() - started)
@@ -100,11 +104,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=3000)
     parser.add_argument("--connections", type=int, default=1000)
-    parser.add_argument("--lexicon-cache", type=Path, default=ROOT / "instance" / "cache",
-                        help="word graphs to copy into the server's instance (else it builds them)")
+    parser.add_argument(
+        "--lexicon-cache",
+        type=Path,
+        default=ROOT / "instance" / "cache",
+        help="word graphs to copy into the server's instance (else it builds them)",
+    )
     args = parser.parse_args()
-    with (tempfile.TemporaryDirectory(prefix="tirage-plays-") as folder,
-          TirageServer(Path(folder), args.lexicon_cache, env_extra={"TIRAGE_SECRET_KEY": None}) as server):
+    with (
+        tempfile.TemporaryDirectory(prefix="tirage-plays-") as folder,
+        TirageServer(Path(folder), args.lexicon_cache, env_extra={"TIRAGE_SECRET_KEY": None}) as server,
+    ):
         server.create_director(DIRECTOR, PASSWORD)
         print(f"$ python bench/plays.py --players {args.players} --connections {args.connections}")
         print("| measure | figures |\n| --- | --- |")

@@ -64,27 +64,52 @@ def main() -> None:
         ids = [f"anagram:en:{entry.letters}" for length in index.lengths for entry in index.ranked(length)]
         ids = ids[: args.cards]
         learner = service.create_learner("bench", "password123")
-        deck, _ = service.create_deck(learner, "everything", "en", {"kind": "anagram", "length": 2, "first": 1,
-                                                                     "last": 1})
+        deck, _ = service.create_deck(
+            learner, "everything", "en", {"kind": "anagram", "length": 2, "first": 1, "last": 1}
+        )
         db.session.query(DeckCard).filter(DeckCard.deck_id == deck.id).delete()
         rng = random.Random(7)
         rows = []
         for rank, card_id in enumerate(ids, start=1):
             roll = rng.random()
             if roll < 0.3:  # never seen
-                rows.append({"deck_id": deck.id, "card_id": card_id, "rank": rank, "state": 0, "due": None,
-                             "stability": None, "fsrs": None})
+                rows.append(
+                    {
+                        "deck_id": deck.id,
+                        "card_id": card_id,
+                        "rank": rank,
+                        "state": 0,
+                        "due": None,
+                        "stability": None,
+                        "fsrs": None,
+                    }
+                )
                 continue
             state = State.Review if roll < 0.95 else State.Learning
             due = START + timedelta(minutes=rng.uniform(-3 * 24 * 60, 365 * 24 * 60))
-            card = FsrsCard(card_id=card_number(card_id), state=state, step=0 if state == State.Learning else None,
-                            stability=rng.uniform(0.5, 300), difficulty=rng.uniform(1, 10), due=due,
-                            last_review=due - timedelta(days=3))
-            rows.append({"deck_id": deck.id, "card_id": card_id, "rank": rank, "state": int(state), "due": due,
-                         "stability": card.stability, "fsrs": card.to_dict()})
+            card = FsrsCard(
+                card_id=card_number(card_id),
+                state=state,
+                step=0 if state == State.Learning else None,
+                stability=rng.uniform(0.5, 300),
+                difficulty=rng.uniform(1, 10),
+                due=due,
+                last_review=due - timedelta(days=3),
+            )
+            rows.append(
+                {
+                    "deck_id": deck.id,
+                    "card_id": card_id,
+                    "rank": rank,
+                    "state": int(state),
+                    "due": due,
+                    "stability": card.stability,
+                    "fsrs": card.to_dict(),
+                }
+            )
         loaded = time.perf_counter()
         for start in range(0, len(rows), 10_000):
-            db.session.execute(insert(DeckCard), rows[start:start + 10_000])
+            db.session.execute(insert(DeckCard), rows[start : start + 10_000])
         db.session.commit()
         loaded = time.perf_counter() - loaded
         nexts: list[float] = []
@@ -111,10 +136,14 @@ def main() -> None:
     print(f"{len(ids):,} cards loaded in {loaded:.1f} s\n")
     print("| measure | median | p99 | max | target |")
     print("| --- | --- | --- | --- | --- |")
-    print(f"| next card ({len(nexts):,} calls) | {_ms(nexts, 0.5)} | {_ms(nexts, 0.99)} | {_ms(nexts, 1.0)} "
-          "| p99 ≤ 20 ms |")
-    print(f"| record an answer, committed ({len(answers):,}) | {_ms(answers, 0.5)} | {_ms(answers, 0.99)} "
-          f"| {_ms(answers, 1.0)} | p99 ≤ 20 ms |")
+    print(
+        f"| next card ({len(nexts):,} calls) | {_ms(nexts, 0.5)} | {_ms(nexts, 0.99)} | {_ms(nexts, 1.0)} "
+        "| p99 ≤ 20 ms |"
+    )
+    print(
+        f"| record an answer, committed ({len(answers):,}) | {_ms(answers, 0.5)} | {_ms(answers, 0.99)} "
+        f"| {_ms(answers, 1.0)} | p99 ≤ 20 ms |"
+    )
     print(f"\nmean next card {statistics.fmean(nexts) * 1000:.2f} ms")
     shutil.rmtree(instance, ignore_errors=True)
 

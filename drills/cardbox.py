@@ -114,8 +114,9 @@ def cardbox_of(card: FsrsCard, scheduler: Scheduler) -> int:
     if card.state != State.Review or not card.stability:
         return 0
     days = interval_for_stability(card.stability, scheduler) / timedelta(days=1)
-    return min(range(len(CARDBOX_SCHEDULE)),
-               key=lambda box: abs(math.log(days / (box_interval(box) / timedelta(days=1)))))
+    return min(
+        range(len(CARDBOX_SCHEDULE)), key=lambda box: abs(math.log(days / (box_interval(box) / timedelta(days=1))))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +176,16 @@ def read_cardbox(path: Path) -> list[CardboxRow]:
     except sqlite3.DatabaseError as error:
         raise ValueError(f"{path} is not a Zyzzyva cardbox: {error}") from None
     return [
-        CardboxRow(str(question), int(box or 0), _from_unix(due), int(correct or 0), int(incorrect or 0),
-                   int(streak or 0), _from_unix(last), int(difficulty or 0))
+        CardboxRow(
+            str(question),
+            int(box or 0),
+            _from_unix(due),
+            int(correct or 0),
+            int(incorrect or 0),
+            int(streak or 0),
+            _from_unix(last),
+            int(difficulty or 0),
+        )
         for question, correct, incorrect, streak, last, difficulty, box, due in found
     ]
 
@@ -190,8 +199,19 @@ def write_cardbox(path: Path, rows: Iterable[CardboxRow]) -> None:
         )
         connection.executemany(
             f"INSERT INTO questions ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(r.question, r.correct, r.incorrect, r.streak, _to_unix(r.last_correct), r.difficulty, r.cardbox,
-              _to_unix(r.next_scheduled)) for r in rows],
+            [
+                (
+                    r.question,
+                    r.correct,
+                    r.incorrect,
+                    r.streak,
+                    _to_unix(r.last_correct),
+                    r.difficulty,
+                    r.cardbox,
+                    _to_unix(r.next_scheduled),
+                )
+                for r in rows
+            ],
         )
 
 

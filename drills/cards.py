@@ -172,27 +172,40 @@ class AnagramDrill(DrillType):
         entry = index.get(rack) if index is not None and blanks == 0 else None
         if entry is not None:
             return self.from_entry(lexicon.name, entry.letters, entry.words, entry.rank, entry.ways)
-        return self.from_entry(lexicon.name, rack, tuple(anagrams(lexicon, rack)), None,
-                                BagOdds(lexicon.rules.tileset).ways(rack))
+        return self.from_entry(
+            lexicon.name, rack, tuple(anagrams(lexicon, rack)), None, BagOdds(lexicon.rules.tileset).ways(rack)
+        )
 
     def from_entry(self, lexicon: str, rack: str, words: Sequence[str], rank: int | None, ways: int) -> Card:
         """The card of an index entry (its words already known: no graph walk)."""
-        return Card(make_id(self.name, lexicon, rack), self.name, "anagram", lexicon, rack, rack,
-                    frozenset(words), rank=rank, ways=ways)
+        return Card(
+            make_id(self.name, lexicon, rack),
+            self.name,
+            "anagram",
+            lexicon,
+            rack,
+            rack,
+            frozenset(words),
+            rank=rank,
+            ways=ways,
+        )
 
     def why_wrong(self, card: Card, answer: str) -> Reason:
         return Reason.NOT_A_WORD if _fits_rack(answer, card.key) else Reason.NOT_FROM_LETTERS
 
-    def cards(self, lexicon: Lexicon, length: int, first: int = 1, last: int | None = None,
-              blanks: int = 0) -> list[Card]:
+    def cards(
+        self, lexicon: Lexicon, length: int, first: int = 1, last: int | None = None, blanks: int = 0
+    ) -> list[Card]:
         """Ranks ``first``-``last`` of the ``length``-tile alphagrams (with ``blanks`` blanks) in
         probability order: "7s 1-1000", "8s with a blank 1-500"."""
         index = probability_index(lexicon)
         ranked = index.blank_racks(length, blanks) if blanks else index.ranked(length)
         last = len(ranked) if last is None else last
         with gc_paused():
-            return [self.from_entry(lexicon.name, e.letters, e.words, e.rank, e.ways)
-                    for e in ranked[max(first, 1) - 1: max(last, 0)]]
+            return [
+                self.from_entry(lexicon.name, e.letters, e.words, e.rank, e.ways)
+                for e in ranked[max(first, 1) - 1 : max(last, 0)]
+            ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,15 +279,26 @@ class StemDrill(DrillType):
         found = Stem(stem, sum(len(words) for _, words in groups), groups, BagOdds(lexicon.rules.tileset).ways(stem))
         return self.from_stem(lexicon.name, found, ask)
 
-    def from_stem(self, lexicon: str, stem: Stem, ask: Literal["words", "letters"] = "words",
-                  rank: int | None = None) -> Card:
+    def from_stem(
+        self, lexicon: str, stem: Stem, ask: Literal["words", "letters"] = "words", rank: int | None = None
+    ) -> Card:
         key = stem.letters if ask == "words" else f"letters:{stem.letters}"
         if ask == "words":
             answers = frozenset(word for _, words in stem.groups for word in words)
         else:
             answers = frozenset(letter for letter, _ in stem.groups)
-        return Card(make_id(self.name, lexicon, key), self.name, f"stem-{ask}", lexicon, key,
-                    f"{stem.letters} + {BLANK}", answers, stem.groups, rank, stem.ways)
+        return Card(
+            make_id(self.name, lexicon, key),
+            self.name,
+            f"stem-{ask}",
+            lexicon,
+            key,
+            f"{stem.letters} + {BLANK}",
+            answers,
+            stem.groups,
+            rank,
+            stem.ways,
+        )
 
     def why_wrong(self, card: Card, answer: str) -> Reason:
         stem = card.key.removeprefix("letters:")
@@ -298,18 +322,24 @@ class StemDrill(DrillType):
             for i, letter in enumerate(letters):
                 if i and letters[i - 1] == letter:
                     continue
-                groups.setdefault(letters[:i] + letters[i + 1:], {})[letter] = entry.words
-        counted = sorted(groups, key=lambda stem: (-sum(len(w) for w in groups[stem].values()),
-                                                   -index.odds.alphagram_ways(stem), stem))
+                groups.setdefault(letters[:i] + letters[i + 1 :], {})[letter] = entry.words
+        counted = sorted(
+            groups,
+            key=lambda stem: (-sum(len(w) for w in groups[stem].values()), -index.odds.alphagram_ways(stem), stem),
+        )
         return [
-            Stem(stem, sum(len(w) for w in groups[stem].values()),
-                 tuple((letter, groups[stem][letter]) for letter in sorted(groups[stem])),
-                 index.odds.alphagram_ways(stem))
+            Stem(
+                stem,
+                sum(len(w) for w in groups[stem].values()),
+                tuple((letter, groups[stem][letter]) for letter in sorted(groups[stem])),
+                index.odds.alphagram_ways(stem),
+            )
             for stem in counted[:n]
         ]
 
-    def cards(self, lexicon: Lexicon, length: int, n: int = 100,
-              ask: Literal["words", "letters"] = "words") -> list[Card]:
+    def cards(
+        self, lexicon: Lexicon, length: int, n: int = 100, ask: Literal["words", "letters"] = "words"
+    ) -> list[Card]:
         """Cards for the top ``n`` stems of ``length`` letters, ranked as :meth:`top`."""
         stems = self.top(lexicon, length, n)
         return [self.from_stem(lexicon.name, stem, ask, rank) for rank, stem in enumerate(stems, start=1)]
@@ -356,26 +386,57 @@ class TwosDrill(DrillType):
         valid = tuple(pair for pair in pairs if pair in lexicon)
         phony = tuple(pair for pair in pairs if pair not in valid)
         key = "grid:" + "-".join(pairs)
-        return Card(make_id(self.name, lexicon.name, key), self.name, "twos-grid", lexicon.name, key,
-                    " ".join(pairs), frozenset(valid), (("valid", valid), ("phony", phony)), rank)
+        return Card(
+            make_id(self.name, lexicon.name, key),
+            self.name,
+            "twos-grid",
+            lexicon.name,
+            key,
+            " ".join(pairs),
+            frozenset(valid),
+            (("valid", valid), ("phony", phony)),
+            rank,
+        )
 
-    def _with_letter(self, lexicon: Lexicon, letter: str, where: TwosWhere, twos: Sequence[str] | None = None,
-                     rank: int | None = None) -> Card:
+    def _with_letter(
+        self,
+        lexicon: Lexicon,
+        letter: str,
+        where: TwosWhere,
+        twos: Sequence[str] | None = None,
+        rank: int | None = None,
+    ) -> Card:
         twos = two_letter_words(lexicon) if twos is None else twos
         answers = tuple(two for two in twos if _two_matches(two, letter, where))
         key = f"{where}:{letter}"
         prompt = {"start": f"{letter}{BLANK}", "end": f"{BLANK}{letter}", "with": f"{letter}{BLANK} {BLANK}{letter}"}
-        return Card(make_id(self.name, lexicon.name, key), self.name, f"twos-{where}", lexicon.name, key,
-                    prompt[where], frozenset(answers), rank=rank)
+        return Card(
+            make_id(self.name, lexicon.name, key),
+            self.name,
+            f"twos-{where}",
+            lexicon.name,
+            key,
+            prompt[where],
+            frozenset(answers),
+            rank=rank,
+        )
 
     def _hooks(self, lexicon: Lexicon, two: str, rank: int | None = None) -> Card:
         front, back = hooks(lexicon, two)
         front_words = tuple(letter + two for letter in front)
         back_words = tuple(two + letter for letter in back)
         key = f"hooks:{two}"
-        return Card(make_id(self.name, lexicon.name, key), self.name, "twos-hooks", lexicon.name, key,
-                    f"{BLANK}{two}{BLANK}", frozenset(front_words + back_words),
-                    (("front", front_words), ("back", back_words)), rank)
+        return Card(
+            make_id(self.name, lexicon.name, key),
+            self.name,
+            "twos-hooks",
+            lexicon.name,
+            key,
+            f"{BLANK}{two}{BLANK}",
+            frozenset(front_words + back_words),
+            (("front", front_words), ("back", back_words)),
+            rank,
+        )
 
     def why_wrong(self, card: Card, answer: str) -> Reason:
         what, _, rest = card.key.partition(":")
@@ -405,7 +466,7 @@ class TwosDrill(DrillType):
         rng.shuffle(phony)
         cards = []
         for number, start in enumerate(range(0, max(len(valid), len(phony)), half), start=1):
-            pairs = valid[start: start + half] + phony[start: start + half]
+            pairs = valid[start : start + half] + phony[start : start + half]
             rng.shuffle(pairs)
             cards.append(self._grid(lexicon, pairs, number))
         return cards

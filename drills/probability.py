@@ -183,9 +183,13 @@ class RankedList(Sequence[RankedAlphagram]):
 
     def _entry(self, i: int) -> RankedAlphagram:
         n = self.size
-        words = self._words[self._start[i] * n: self._start[i + 1] * n]
-        return RankedAlphagram(self._keys[i * n: (i + 1) * n], tuple(words[j: j + n] for j in range(0, len(words), n)),
-                               self._ways[i], i + 1)
+        words = self._words[self._start[i] * n : self._start[i + 1] * n]
+        return RankedAlphagram(
+            self._keys[i * n : (i + 1) * n],
+            tuple(words[j : j + n] for j in range(0, len(words), n)),
+            self._ways[i],
+            i + 1,
+        )
 
     def find(self, key: str) -> RankedAlphagram | None:
         """The entry of ``key`` (binary search over the sorted keys), or None."""
@@ -196,11 +200,11 @@ class RankedList(Sequence[RankedAlphagram]):
         low, high = 0, len(self)
         while low < high:
             middle = (low + high) // 2
-            if keys[middle * n: (middle + 1) * n] < key:
+            if keys[middle * n : (middle + 1) * n] < key:
                 low = middle + 1
             else:
                 high = middle
-        if low < len(self) and keys[low * n: (low + 1) * n] == key:
+        if low < len(self) and keys[low * n : (low + 1) * n] == key:
             return self._entry(self._sorted_index[low])
         return None
 
@@ -252,7 +256,7 @@ class ProbabilityIndex:
     def between(self, length: int, first: int = 1, last: int | None = None) -> Sequence[RankedAlphagram]:
         """Ranks ``first`` to ``last`` inclusive (1-based, as players say "7s 1-1000")."""
         ranked = self.ranked(length)
-        return ranked[max(first, 1) - 1: len(ranked) if last is None else max(last, 0)]
+        return ranked[max(first, 1) - 1 : len(ranked) if last is None else max(last, 0)]
 
     def get(self, letters: str) -> RankedAlphagram | None:
         """The entry of an alphagram, or of a rack with blanks (ranking those racks on first use);
@@ -291,16 +295,20 @@ class ProbabilityIndex:
                 else:
                     found.update(entry.words)
         weighed = sorted((-self.odds.rack_ways(rack), rack) for rack in racks)
-        return RankedList(length, [(-negative, rack) for negative, rack in weighed],
-                          {rack: sorted(words) for rack, words in racks.items()})
+        return RankedList(
+            length,
+            [(-negative, rack) for negative, rack in weighed],
+            {rack: sorted(words) for rack, words in racks.items()},
+        )
 
 
 def _sub_racks(letters: str, blanks: int) -> set[str]:
     """Each way to replace ``blanks`` of ``letters`` by ``?`` (as racks: remaining letters sorted, then ``?``s)."""
     racks = {letters}
     for _ in range(blanks):
-        racks = {rack[:i] + rack[i + 1:] for rack in racks
-                 for i in range(len(rack)) if i == 0 or rack[i] != rack[i - 1]}
+        racks = {
+            rack[:i] + rack[i + 1 :] for rack in racks for i in range(len(rack)) if i == 0 or rack[i] != rack[i - 1]
+        }
     return {rack + BLANK * blanks for rack in racks}
 
 

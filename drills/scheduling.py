@@ -209,8 +209,9 @@ def count_day(reviews: Iterable[Review], now: datetime, boundary: DayBoundary = 
     return count
 
 
-def review_card(state: CardState, rating: Rating, now: datetime, scheduler: Scheduler,
-                duration_ms: int | None = None) -> Review:
+def review_card(
+    state: CardState, rating: Rating, now: datetime, scheduler: Scheduler, duration_ms: int | None = None
+) -> Review:
     """Answer one card: the new fsrs state and its log (a new card gets its fsrs card here)."""
     now = utc(now)
     before = state
@@ -284,8 +285,9 @@ class DeckQueue:
         if i < len(entries) and entries[i] == entry:
             del entries[i]
 
-    def answer(self, card_id: str, rating: Rating, now: datetime, scheduler: Scheduler,
-               duration_ms: int | None = None) -> Review:
+    def answer(
+        self, card_id: str, rating: Rating, now: datetime, scheduler: Scheduler, duration_ms: int | None = None
+    ) -> Review:
         """Record an answer: reschedule the card with fsrs and move it in the queue."""
         review = review_card(self._states[card_id], rating, now, scheduler, duration_ms)
         self.put(review.after)
@@ -295,8 +297,14 @@ class DeckQueue:
         """Put the card back as it was before ``review`` (the learner's "undo last grade")."""
         self.put(review.before)
 
-    def next_card(self, now: datetime, done: DayCount = DayCount(), limits: DeckLimits = DeckLimits(),
-                  boundary: DayBoundary = DayBoundary(), recent: Sequence[str] = ()) -> Pick | None:
+    def next_card(
+        self,
+        now: datetime,
+        done: DayCount = DayCount(),
+        limits: DeckLimits = DeckLimits(),
+        boundary: DayBoundary = DayBoundary(),
+        recent: Sequence[str] = (),
+    ) -> Pick | None:
         """The card to show at ``now``, or None when the day's work is done.
 
         ``done`` is what was answered this study day, ``recent`` the ids answered this session
@@ -347,14 +355,24 @@ class DeckQueue:
                 continue
             seen.add(card_id)
             state = self._states.get(card_id)
-            if since >= enough and state is not None and state.fsrs is not None and state.is_learning \
-                    and state.fsrs.step == 0:
+            if (
+                since >= enough
+                and state is not None
+                and state.fsrs is not None
+                and state.is_learning
+                and state.fsrs.step == 0
+            ):
                 found.append((state.fsrs.due.timestamp(), card_id))
         return found
 
 
-def pick_next(states: Iterable[CardState], now: datetime, done: DayCount = DayCount(),
-              limits: DeckLimits = DeckLimits(), boundary: DayBoundary = DayBoundary(),
-              recent: Sequence[str] = ()) -> Pick | None:
+def pick_next(
+    states: Iterable[CardState],
+    now: datetime,
+    done: DayCount = DayCount(),
+    limits: DeckLimits = DeckLimits(),
+    boundary: DayBoundary = DayBoundary(),
+    recent: Sequence[str] = (),
+) -> Pick | None:
     """:meth:`DeckQueue.next_card` over a plain list of states (builds the index: O(n log n))."""
     return DeckQueue(states).next_card(now, done, limits, boundary, recent)

@@ -76,8 +76,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lexicon_store: LexiconStore, en_lexicon: Lexicon,
-        fr_lexicon: Lexicon, database_url: str) -> Iterator[Flask]:
+def app(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lexicon_store: LexiconStore,
+    en_lexicon: Lexicon,
+    fr_lexicon: Lexicon,
+    database_url: str,
+) -> Iterator[Flask]:
     """A fresh application on a temporary instance folder, its lexicon cache copied from the session's
     (built once per session by the lexicon fixtures, so no test waits for a graph build)."""
     from trainer.app import create_app

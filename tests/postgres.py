@@ -67,8 +67,21 @@ class Server:
     def start(self) -> None:
         """Start the cluster (again): same data folder, same socket, so every URL handed out works again."""
         options = f"-k {self.socket} -c listen_addresses='' -c fsync=off -c full_page_writes=off"
-        self._run([self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-t", "30",
-                   "-l", str(self.folder / "server.log"), "start"])
+        self._run(
+            [
+                self.pg_ctl,
+                "-D",
+                str(self.data),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                "30",
+                "-l",
+                str(self.folder / "server.log"),
+                "start",
+            ]
+        )
         self.running = True
 
     def halt(self, mode: str = "fast") -> None:

@@ -81,8 +81,13 @@ class TirageServer:
     removes a variable. ``serve_args`` are added to ``tirage serve`` (e.g. ``--no-scheduler``).
     """
 
-    def __init__(self, tmp_dir: Path, lexicon_cache_dir: Path | None = None,
-                 env_extra: Mapping[str, str | None] | None = None, serve_args: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        tmp_dir: Path,
+        lexicon_cache_dir: Path | None = None,
+        env_extra: Mapping[str, str | None] | None = None,
+        serve_args: tuple[str, ...] = (),
+    ) -> None:
         self.tmp_dir = Path(tmp_dir)
         self.instance = self.tmp_dir / "instance"
         self.instance.mkdir(parents=True, exist_ok=True)
@@ -112,7 +117,11 @@ class TirageServer:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [*tirage_command(), "serve", "--port", str(self.port), *self.serve_args],
-                cwd=self.tmp_dir, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                cwd=self.tmp_dir,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
             )
         self.wait_for(self._healthy, "the server to answer /healthz", timeout)
         return self
@@ -142,8 +151,9 @@ class TirageServer:
     def __enter__(self) -> TirageServer:
         return self.start()
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self.stop()
 
     # ------------------------------------------------------------ diagnostics and waits
@@ -168,10 +178,19 @@ class TirageServer:
 
     def cli(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
         """Run ``tirage ARGS`` on this server's instance folder and environment; fail on a non-zero exit."""
-        result = subprocess.run([*tirage_command(), *args], cwd=self.tmp_dir, env=self.env, stdin=subprocess.DEVNULL,
-                                capture_output=True, text=True, timeout=timeout, check=False)
-        assert result.returncode == 0, f"tirage {' '.join(args)} exited {result.returncode}:\n" \
-                                       f"{result.stdout}{result.stderr}"
+        result = subprocess.run(
+            [*tirage_command(), *args],
+            cwd=self.tmp_dir,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        assert result.returncode == 0, (
+            f"tirage {' '.join(args)} exited {result.returncode}:\n{result.stdout}{result.stderr}"
+        )
         return result
 
     def create_director(self, name: str, password: str) -> None:
@@ -189,13 +208,24 @@ class TirageServer:
 
     # ------------------------------------------------------------ the JSON API
 
-    def request(self, method: str, path: str, body: Any = None, token: str | None = None,
-                headers: Mapping[str, str] | None = None, timeout: float = 10.0) -> tuple[int, dict[str, str], str]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float = 10.0,
+    ) -> tuple[int, dict[str, str], str]:
         """One HTTP request: status, headers (names in lower case) and body text, error statuses included.
         A connection that fails (a killed server) raises ``OSError`` (``URLError``, ``ConnectionError``)."""
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"{self.base_url}{path}", data=data, method=method,
-                                         headers={"Content-Type": "application/json", **(headers or {})})
+        request = urllib.request.Request(
+            f"{self.base_url}{path}",
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json", **(headers or {})},
+        )
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         try:
@@ -235,8 +265,14 @@ class SchedulerProcess:
         assert not self.running, "the scheduler is already running"
         seen = self.log.read_bytes().count(self.READY) if self.log.exists() else 0
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen([*tirage_command(), "scheduler"], cwd=self.server.tmp_dir, env=self.env,
-                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                [*tirage_command(), "scheduler"],
+                cwd=self.server.tmp_dir,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
         self.server.wait_for(lambda: self._started(seen), "tirage scheduler to start", timeout)
         return self
 

@@ -27,9 +27,27 @@ class RedisServer:
         self.socket = self.folder / "redis.sock"
         self.log = self.folder / "redis.log"
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--unixsocket", str(self.socket), "--unixsocketperm", "700",
-             "--save", "", "--appendonly", "no", "--dir", str(self.folder), "--logfile", str(self.log)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            [
+                binary,
+                "--port",
+                "0",
+                "--unixsocket",
+                str(self.socket),
+                "--unixsocketperm",
+                "700",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+                "--logfile",
+                str(self.log),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
         limit = time.monotonic() + 15
         while not self.socket.exists():
             assert self.process.poll() is None, f"redis-server exited:\n{self.output()}"

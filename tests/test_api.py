@@ -84,14 +84,23 @@ class Api:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None, raw: bytes | None = None,
-             headers: dict[str, str] | None = None, documented: bool = True) -> tuple[int, Any]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        documented: bool = True,
+    ) -> tuple[int, Any]:
         sent = dict(headers or {})
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
         data = raw if raw is not None else (json.dumps(body) if body is not None else None)
-        response = self.client.open(path, method=method, data=data, headers=sent,
-                                     content_type="application/json" if data is not None else None)
+        response = self.client.open(
+            path, method=method, data=data, headers=sent, content_type="application/json" if data is not None else None
+        )
         assert response.status_code < 500, f"{method} {path}: {response.status_code} {response.get_data()[:300]!r}"
         if response.mimetype != "application/json":
             assert response.status_code < 400, f"{method} {path}: error {response.status_code} is not JSON"
@@ -155,8 +164,10 @@ def phony_on_empty_board(board: Board, rules: Ruleset, lexicon: Lexicon, rack: s
 
 def lesser(moves: list[Move], top: int, avoid: frozenset[str] = frozenset()) -> Move:
     """A legal play that scores less than the top (about the middle of the list), not one of ``avoid``."""
-    below = sorted((m for m in moves if (m.score or 0) < top and format_move(m) not in avoid),
-                   key=lambda m: (-(m.score or 0), format_move(m)))
+    below = sorted(
+        (m for m in moves if (m.score or 0) < top and format_move(m) not in avoid),
+        key=lambda m: (-(m.score or 0), format_move(m)),
+    )
     assert below, "every play is a top"
     return below[len(below) // 3]
 
@@ -220,9 +231,14 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     accepted = api.ok("POST", plays, {"move": phony}, tokens["Cat"])
     assert (accepted["move"], accepted["score"]) == (phony, phony_score) and "valid" not in accepted
     # Malformed plays and broken placement rules are refused at once, with the reason.
-    for text, reason in [("8H", "expected a coordinate and a word"), ("8H QQ", "rack has no Q"),
-                         ("8O ABC", "runs off the board"), ("1A " + rack1[:2].replace("?", "A"), "centre square"),
-                         ("Z99 AB", ""), ("", "expected a coordinate")]:
+    for text, reason in [
+        ("8H", "expected a coordinate and a word"),
+        ("8H QQ", "rack has no Q"),
+        ("8O ABC", "runs off the board"),
+        ("1A " + rack1[:2].replace("?", "A"), "centre square"),
+        ("Z99 AB", ""),
+        ("", "expected a coordinate"),
+    ]:
         code_, answer = api.call("POST", plays, {"move": text}, tokens["Dan"])
         assert code_ == 422 and reason in answer["error"], (text, answer)
     assert api.call("POST", plays, {"move": 42}, tokens["Dan"])[0] == 422
@@ -248,22 +264,73 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     results1 = {p["name"]: p for p in r1["results"]}
     assert list(results1) == ["Ann", "Bob", "Cat", "Dan"]
     assert results1["Ann"] == {
-        "player_id": ids["Ann"], "name": "Ann", "move": top_play, "score": top1, "original": top1, "valid": True,
-        "invalid_words": [], "late": False, "difference": 0, "top": True, "solo": True, "bonus": 10, "rank": 1,
-        "of": len(moves1), "corrections": []}
+        "player_id": ids["Ann"],
+        "name": "Ann",
+        "move": top_play,
+        "score": top1,
+        "original": top1,
+        "valid": True,
+        "invalid_words": [],
+        "late": False,
+        "difference": 0,
+        "top": True,
+        "solo": True,
+        "bonus": 10,
+        "rank": 1,
+        "of": len(moves1),
+        "corrections": [],
+    }
     assert results1["Bob"] == {
-        "player_id": ids["Bob"], "name": "Bob", "move": format_move(low), "score": low.score,
-        "original": low.score, "valid": True, "invalid_words": [], "late": False,
-        "difference": (low.score or 0) - top1, "top": False, "solo": False, "bonus": 0,
-        "rank": rank_of(moves1, low.score or 0), "of": len(moves1), "corrections": []}
+        "player_id": ids["Bob"],
+        "name": "Bob",
+        "move": format_move(low),
+        "score": low.score,
+        "original": low.score,
+        "valid": True,
+        "invalid_words": [],
+        "late": False,
+        "difference": (low.score or 0) - top1,
+        "top": False,
+        "solo": False,
+        "bonus": 0,
+        "rank": rank_of(moves1, low.score or 0),
+        "of": len(moves1),
+        "corrections": [],
+    }
     assert results1["Cat"] == {
-        "player_id": ids["Cat"], "name": "Cat", "move": phony, "score": 0, "original": 0, "valid": False,
-        "invalid_words": [phony_word], "late": False, "difference": -top1, "top": False, "solo": False,
-        "bonus": 0, "rank": None, "of": len(moves1), "corrections": []}
+        "player_id": ids["Cat"],
+        "name": "Cat",
+        "move": phony,
+        "score": 0,
+        "original": 0,
+        "valid": False,
+        "invalid_words": [phony_word],
+        "late": False,
+        "difference": -top1,
+        "top": False,
+        "solo": False,
+        "bonus": 0,
+        "rank": None,
+        "of": len(moves1),
+        "corrections": [],
+    }
     assert results1["Dan"] == {
-        "player_id": ids["Dan"], "name": "Dan", "move": None, "score": 0, "original": 0, "valid": False,
-        "invalid_words": [], "late": False, "difference": -top1, "top": False, "solo": False, "bonus": 0,
-        "rank": None, "of": len(moves1), "corrections": []}
+        "player_id": ids["Dan"],
+        "name": "Dan",
+        "move": None,
+        "score": 0,
+        "original": 0,
+        "valid": False,
+        "invalid_words": [],
+        "late": False,
+        "difference": -top1,
+        "top": False,
+        "solo": False,
+        "bonus": 0,
+        "rank": None,
+        "of": len(moves1),
+        "corrections": [],
+    }
 
     # Round 2: the reliquat carries ---------------------------------------------------------------------
     board2 = board1.copy()
@@ -288,8 +355,13 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     api.ok("POST", plays, {"move": format_move(other2)}, eve["token"])
     assert api.call("POST", f"/api/games/{gid}/rounds/1/plays", {"move": format_move(low2)}, tokens["Dan"])[0] == 409
     api.ok("POST", f"/api/games/{gid}/close", token=alice)
-    corrected = api.ok("POST", f"/api/games/{gid}/rounds/2/corrections",
-                       {"player_id": ids["Dan"], "score": 7, "reason": "paper slip read late"}, alice, status=201)
+    corrected = api.ok(
+        "POST",
+        f"/api/games/{gid}/rounds/2/corrections",
+        {"player_id": ids["Dan"], "score": 7, "reason": "paper slip read late"},
+        alice,
+        status=201,
+    )
     dan2 = next(p for p in corrected["results"] if p["name"] == "Dan")
     assert (dan2["move"], dan2["original"], dan2["score"], dan2["difference"]) == (None, 0, 7, 7 - top2)
     assert dan2["corrections"] == [{"score": 7, "reason": "paper slip read late", "author": "alice"}]
@@ -319,10 +391,14 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     for line in table["standings"]:
         name = line["name"]
         assert line == {
-            "rank": ranks[name], "player_id": ids.get(name, eve["player_id"]), "name": name, "total": totals[name],
+            "rank": ranks[name],
+            "player_id": ids.get(name, eve["player_id"]),
+            "name": name,
+            "total": totals[name],
             "negatif": (scores1[name] - top1) + (expected2[name] - top2),
             "percentage": percentage(totals[name], top_total),
-            "tops": (name == "Ann") + (name in ("Bob", "Cat")), "solos": int(name == "Ann"),
+            "tops": (name == "Ann") + (name in ("Bob", "Cat")),
+            "solos": int(name == "Ann"),
             "rounds": [scores1[name] + bonus1.get(name, 0), expected2[name]],
         }, name
 
@@ -332,7 +408,8 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     assert rows[0] == ["rank", "name", "total", "negatif", "percentage", "tops", "solos", "round 1", "round 2"]
     assert rows[1][1:3] == ["(top)", str(top_total)] and rows[1][-2:] == [str(top1), str(top2)]
     assert [(r[1], int(r[0]), int(r[2]), int(r[3]), int(r[4])) for r in rows[2:]] == [
-        (s["name"], s["rank"], s["total"], s["negatif"], s["percentage"]) for s in table["standings"]]
+        (s["name"], s["rank"], s["total"], s["negatif"], s["percentage"]) for s in table["standings"]
+    ]
     code_, text = api.call("GET", f"/api/games/{gid}/export.gcg")
     assert text.startswith("#character-encoding UTF-8\n")
     record = parse_gcg(text, "export.gcg")
@@ -378,8 +455,12 @@ def test_the_director_can_place_another_top_until_the_next_round(api: Api, en_ru
 
 
 def test_tokens_and_who_may_do_what(api: Api) -> None:
-    for credentials in ({"username": "alice", "password": "wrong password"}, {"username": "nobody", "password": "x"},
-                        {"username": "alice"}, {"username": 1, "password": ["x"]}):
+    for credentials in (
+        {"username": "alice", "password": "wrong password"},
+        {"username": "nobody", "password": "x"},
+        {"username": "alice"},
+        {"username": 1, "password": ["x"]},
+    ):
         code, answer = api.call("POST", "/api/auth/token", credentials)
         assert code == 401 and answer == {"error": "wrong username or password"}
     alice, bruno = api.token(), api.token("bruno")
@@ -422,9 +503,15 @@ def test_tokens_and_who_may_do_what(api: Api) -> None:
     assert api.call("GET", f"/api/games/{gid}")[1]["submissions"] == 0
     assert "join_code" not in api.get(f"/api/games/{gid}", token=bruno)
     assert api.get(f"/api/games/{gid}", token=alice)["join_code"] == game["join_code"]
-    assert api.call("POST", f"/api/games/{gid}/rounds/1/corrections",
-                    {"player_id": ann["player_id"], "score": 5, "reason": "x"}, token=ann["token"])[0] == 403
-
+    assert (
+        api.call(
+            "POST",
+            f"/api/games/{gid}/rounds/1/corrections",
+            {"player_id": ann["player_id"], "score": 5, "reason": "x"},
+            token=ann["token"],
+        )[0]
+        == 403
+    )
 
 
 def test_the_director_ends_a_game_and_the_round_in_play_counts(api: Api) -> None:
@@ -434,8 +521,9 @@ def test_the_director_ends_a_game_and_the_round_in_play_counts(api: Api) -> None
     ann = api.join(game["join_code"], "Ann")
     api.ok("POST", f"/api/games/{gid}/start", token=alice)
     rack = api.get(f"/api/games/{gid}")["rack"]
-    code, answer = api.call("POST", f"/api/games/{gid}/rounds/1/plays", {"move": f"8H {rack[0]}{rack[1]}"},
-                            token=ann["token"])
+    code, answer = api.call(
+        "POST", f"/api/games/{gid}/rounds/1/plays", {"move": f"8H {rack[0]}{rack[1]}"}, token=ann["token"]
+    )
     handed_in = answer["move"] if code == 200 else None  # a blank first tile is refused: then no play
     ended = api.ok("POST", f"/api/games/{gid}/end", token=alice)
     assert ended["status"] == "finished" and ended["end_reason"] == "director"
@@ -461,8 +549,12 @@ def test_round_results_are_hidden_until_the_round_closes(api: Api) -> None:
     assert api.call("GET", f"/api/games/{gid}/rounds/1", token=alice)[0] == 403  # the director neither
     assert api.call("GET", f"/api/games/{gid}/rounds/2")[0] == 404
     assert api.call("GET", f"/api/games/{gid + 1}/rounds/1")[0] == 404
-    assert api.call("POST", f"/api/games/{gid}/rounds/1/corrections",
-                    {"player_id": 1, "score": 5, "reason": "early"}, alice)[0] == 409
+    assert (
+        api.call(
+            "POST", f"/api/games/{gid}/rounds/1/corrections", {"player_id": 1, "score": 5, "reason": "early"}, alice
+        )[0]
+        == 409
+    )
     api.ok("POST", f"/api/games/{gid}/close", token=alice)
     details = api.get(f"/api/games/{gid}/rounds/1")
     assert details["status"] == "closed" and details["closed_at"] and details["results"] == []
@@ -481,7 +573,8 @@ def test_pause_keeps_the_time_left_and_extend_adds_to_it(api: Api) -> None:
     time.sleep(0.3)
     assert api.get(f"/api/games/{gid}")["seconds_left"] == left  # the clock is stopped
     assert api.ok("POST", f"/api/games/{gid}/extend", {"seconds": 20}, alice)["seconds_left"] == pytest.approx(
-        left + 20, abs=0.1)
+        left + 20, abs=0.1
+    )
     resumed = api.ok("POST", f"/api/games/{gid}/resume", token=alice)
     assert resumed["status"] == "playing" and resumed["round_status"] == "open"
     until = (parse_time(resumed["deadline"]) - datetime.now(UTC)).total_seconds()
@@ -547,8 +640,16 @@ def test_events_stream_with_ids_and_resume(api: Api, app: Flask) -> None:
     assert stream[0] == {"retry": "2000"}
     events = [e for e in stream if "id" in e]
     kinds = [e["event"] for e in events]
-    assert kinds == ["created", "joined", "joined", "round_started", "submission", "submission", "submission",
-                     "round_closed"]
+    assert kinds == [
+        "created",
+        "joined",
+        "joined",
+        "round_started",
+        "submission",
+        "submission",
+        "submission",
+        "round_closed",
+    ]
     ids = [int(e["id"]) for e in events]
     assert ids == sorted(set(ids))
     assert all(e["data"]["id"] == int(e["id"]) and e["data"]["kind"] == e["event"] for e in events)
@@ -563,19 +664,32 @@ def test_events_stream_with_ids_and_resume(api: Api, app: Flask) -> None:
 
     # A client that reconnects gets what it missed, and nothing twice.
     resume_at = ids[3]
-    later = [int(e["id"]) for e in sse(api.call("GET", f"/api/games/{gid}/events?timeout=0",
-                                                headers={"Last-Event-ID": str(resume_at)})[1]) if "id" in e]
+    later = [
+        int(e["id"])
+        for e in sse(
+            api.call("GET", f"/api/games/{gid}/events?timeout=0", headers={"Last-Event-ID": str(resume_at)})[1]
+        )
+        if "id" in e
+    ]
     assert later == ids[4:]
     by_query = api.call("GET", f"/api/games/{gid}/events?timeout=0&last_event_id={ids[-2]}")[1]
     assert [int(e["id"]) for e in sse(by_query) if "id" in e] == ids[-1:]
-    assert [e for e in sse(api.call("GET", f"/api/games/{gid}/events?timeout=0",
-                                    headers={"Last-Event-ID": str(ids[-1])})[1]) if "id" in e] == []
+    assert [
+        e
+        for e in sse(api.call("GET", f"/api/games/{gid}/events?timeout=0", headers={"Last-Event-ID": str(ids[-1])})[1])
+        if "id" in e
+    ] == []
 
     # Events written while a client listens arrive on the open stream; a quiet stream gets heartbeats.
     app.config.update(TIRAGE_SSE_POLL=0.05, TIRAGE_SSE_HEARTBEAT=0.2)
     received: list[str] = []
-    listener = threading.Thread(target=lambda: received.append(app.test_client().get(
-        f"/api/games/{gid}/events?timeout=1.5", headers={"Last-Event-ID": str(ids[-1])}).get_data(as_text=True)))
+    listener = threading.Thread(
+        target=lambda: received.append(
+            app.test_client()
+            .get(f"/api/games/{gid}/events?timeout=1.5", headers={"Last-Event-ID": str(ids[-1])})
+            .get_data(as_text=True)
+        )
+    )
     began = time.monotonic()
     listener.start()
     time.sleep(0.5)
@@ -590,9 +704,16 @@ def test_events_stream_with_ids_and_resume(api: Api, app: Flask) -> None:
 def test_events_of_unknown_games_and_bad_resume_points(api: Api) -> None:
     assert api.call("GET", "/api/games/42/events?timeout=0")[0] == 404
     gid = api.new_game(api.token())["id"]
-    for query, headers in [("timeout=soon", {}), ("timeout=-1", {}), ("timeout=1e9", {}), ("timeout=nan", {}),
-                           ("last_event_id=x", {}), ("", {"Last-Event-ID": "²"}), ("", {"Last-Event-ID": "-3"}),
-                           ("", {"Last-Event-ID": "9" * 30})]:
+    for query, headers in [
+        ("timeout=soon", {}),
+        ("timeout=-1", {}),
+        ("timeout=1e9", {}),
+        ("timeout=nan", {}),
+        ("last_event_id=x", {}),
+        ("", {"Last-Event-ID": "²"}),
+        ("", {"Last-Event-ID": "-3"}),
+        ("", {"Last-Event-ID": "9" * 30}),
+    ]:
         code, answer = api.call("GET", f"/api/games/{gid}/events?{query}", headers=headers)
         assert code == 400, (query, headers, answer)
 
@@ -600,8 +721,17 @@ def test_events_of_unknown_games_and_bad_resume_points(api: Api) -> None:
 # ------------------------------------------------------------------------------------- bad input
 
 
-JUNK_BODIES: list[bytes] = [b"", b"{", b"[1, 2]", b'"text"', b"null", b"\xff\xfe\x00", b"[" * 100_000,
-                            json.dumps({"move": "8H A\u0000B", "name": "\u0000"}).encode(), b"x" * 70_000]
+JUNK_BODIES: list[bytes] = [
+    b"",
+    b"{",
+    b"[1, 2]",
+    b'"text"',
+    b"null",
+    b"\xff\xfe\x00",
+    b"[" * 100_000,
+    json.dumps({"move": "8H A\u0000B", "name": "\u0000"}).encode(),
+    b"x" * 70_000,
+]
 JUNK_VALUES: list[Any] = [None, [], {}, "x", "", -1, 0, 10**30, True, 1.5, "\U0001f600" * 50]
 
 
@@ -635,10 +765,17 @@ def test_no_input_makes_a_500(api: Api) -> None:
     assert api.call("POST", "/api/games/1/nothing-here", documented=False)[0] == 404
     assert api.call("DELETE", f"/api/games/{game['id']}", documented=False)[0] == 405
     # Settings are checked field by field, with the field named in the error.
-    for settings, field in [({"rules": "xx"}, "rules"), ({"lexicon": "nope"}, "lexicon"), ({"notation": 1}, "notation"),
-                            ({"round_seconds": 5}, "round_seconds"), ({"draw_rule": {"min_vowels": "2"}}, "min_vowels"),
-                            ({"draw_rule": {"bogus": 1}}, "bogus"), ({"seed": -1}, "seed"),
-                            ({"max_rounds": 0}, "max_rounds"), ({"solo_bonus": True}, "solo_bonus")]:
+    for settings, field in [
+        ({"rules": "xx"}, "rules"),
+        ({"lexicon": "nope"}, "lexicon"),
+        ({"notation": 1}, "notation"),
+        ({"round_seconds": 5}, "round_seconds"),
+        ({"draw_rule": {"min_vowels": "2"}}, "min_vowels"),
+        ({"draw_rule": {"bogus": 1}}, "bogus"),
+        ({"seed": -1}, "seed"),
+        ({"max_rounds": 0}, "max_rounds"),
+        ({"solo_bonus": True}, "solo_bonus"),
+    ]:
         code, answer = api.call("POST", "/api/games", settings, token=alice)
         assert code == 422 and field in answer["error"], (settings, answer)
 
@@ -646,9 +783,13 @@ def test_no_input_makes_a_500(api: Api) -> None:
 def test_the_openapi_document_is_valid_and_matches_the_routes(api: Api, app: Flask) -> None:
     served = api.get("/api/openapi.json")
     assert served == json.loads(json.dumps(SPEC)) and served["openapi"].startswith("3.1")
-    routes = {(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule), method.lower())
-              for rule in app.url_map.iter_rules() if rule.endpoint.startswith("api.")
-              for method in rule.methods or () if method not in ("HEAD", "OPTIONS")}
+    routes = {
+        (re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule), method.lower())
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint.startswith("api.")
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
     documented = {(path, method) for path, item in SPEC["paths"].items() for method in item}
     assert routes == documented
     for path, item in SPEC["paths"].items():
@@ -664,5 +805,4 @@ def test_join_codes_are_read_forgivingly_and_names_tidied(api: Api) -> None:
     game = api.new_game(alice)
     joined = api.join(f"  {game['join_code'].lower()} ", "  Anne   Marie ")
     assert joined["name"] == "Anne Marie"
-    assert Counter(p["name"] for p in api.get(f"/api/games/{game['id']}/standings")["standings"]) == {
-        "Anne Marie": 1}
+    assert Counter(p["name"] for p in api.get(f"/api/games/{game['id']}/standings")["standings"]) == {"Anne Marie": 1}

@@ -36,11 +36,17 @@ def server(tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_
 
 
 def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
-        server: Server, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    server: Server, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     server.start()
     alice = server.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
-    game = server.ok("POST", "/api/games", {"seed": 11, "round_seconds": 10, "reveal_seconds": None,
-                                            "max_rounds": 3}, alice, status=201)
+    game = server.ok(
+        "POST",
+        "/api/games",
+        {"seed": 11, "round_seconds": 10, "reveal_seconds": None, "max_rounds": 3},
+        alice,
+        status=201,
+    )
     gid = game["id"]
     ann = server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Ann"}, status=201)
     bob = server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Bob"}, status=201)
@@ -87,6 +93,9 @@ def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
 
     # The log says each round was closed once, by the scheduler, whatever the restarts.
     code, body = server.call("GET", f"/api/games/{gid}/events?timeout=0")
-    closes = [json.loads(line[len("data: "):]) for line in body.splitlines()
-              if line.startswith("data: ") and '"kind":"round_closed"' in line]
+    closes = [
+        json.loads(line[len("data: ") :])
+        for line in body.splitlines()
+        if line.startswith("data: ") and '"kind":"round_closed"' in line
+    ]
     assert [(c["round"], c["by"]) for c in closes] == [(1, "scheduler"), (2, "scheduler")]

@@ -226,8 +226,9 @@ def test_every_message_has_a_french_translation_and_the_mo_is_up_to_date() -> No
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}  # the forms' lazy labels too
     extracted = {
         message
-        for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map, options_map,
-                                                                          keywords=keywords)
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=keywords
+        )
     }
     with FR_PO.open("rb") as po_file:
         po = read_po(po_file, locale="fr")
@@ -240,8 +241,10 @@ def test_every_message_has_a_french_translation_and_the_mo_is_up_to_date() -> No
         assert entry.string and not entry.fuzzy, f"{message_id!r} has no French translation"
         compiled = mo.get(message_id)
         # Plural entries come back as a list from the .mo and a tuple from the .po.
-        same = compiled is not None and (tuple(compiled.string) if isinstance(compiled.string, list)
-                                         else compiled.string) == entry.string
+        same = (
+            compiled is not None
+            and (tuple(compiled.string) if isinstance(compiled.string, list) else compiled.string) == entry.string
+        )
         assert same, f"messages.mo is stale for {message_id!r}: run pybabel compile"
 
 

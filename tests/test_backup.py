@@ -74,8 +74,10 @@ def _query(url: str, sql: str) -> list[Row]:
         engine.dispose()
 
 
-SUBMISSIONS = ("SELECT s.id, s.round_id, r.number, s.player_id, s.move, s.score_as_placed "
-               "FROM submission s JOIN round r ON r.id = s.round_id ORDER BY s.id")
+SUBMISSIONS = (
+    "SELECT s.id, s.round_id, r.number, s.player_id, s.move, s.score_as_placed "
+    "FROM submission s JOIN round r ON r.id = s.round_id ORDER BY s.id"
+)
 
 
 class Players(threading.Thread):
@@ -85,8 +87,9 @@ class Players(threading.Thread):
     one play at a time, so that is also the order of the submission rows.
     """
 
-    def __init__(self, server: TirageServer, game_id: int, players: dict[str, dict[str, Any]], rules: Ruleset,
-                 lexicon: Lexicon) -> None:
+    def __init__(
+        self, server: TirageServer, game_id: int, players: dict[str, dict[str, Any]], rules: Ruleset, lexicon: Lexicon
+    ) -> None:
         super().__init__(daemon=True)
         self.server, self.game_id, self.players, self.rules, self.lexicon = server, game_id, players, rules, lexicon
         self.acked: list[tuple[int, int, str]] = []
@@ -110,15 +113,18 @@ class Players(threading.Thread):
                 number = state["round"]
                 if number not in plays:
                     board = Board.from_rows(self.rules.layout, state["board"])
-                    moves = sorted(generate_moves(board, self.rules, self.lexicon, state["rack"]),
-                                   key=lambda m: (-(m.score or 0), format_move(m)))
+                    moves = sorted(
+                        generate_moves(board, self.rules, self.lexicon, state["rack"]),
+                        key=lambda m: (-(m.score or 0), format_move(m)),
+                    )
                     plays[number] = [format_move(m) for m in moves[:12]]
                 while not self.stop.is_set():
                     player = self.players[PLAYERS[turn % len(PLAYERS)]]
                     move = plays[number][turn % len(plays[number])]
                     turn += 1
-                    code, answer = self.server.call("POST", f"/api/games/{self.game_id}/rounds/{number}/plays",
-                                                    {"move": move}, player["token"])
+                    code, answer = self.server.call(
+                        "POST", f"/api/games/{self.game_id}/rounds/{number}/plays", {"move": move}, player["token"]
+                    )
                     if code == 409:  # the round closed under us: on to the next one
                         time.sleep(PAUSE)
                         break
@@ -155,8 +161,11 @@ def _view(server: TirageServer, game_id: int) -> dict[str, Any]:
     """What the API shows of the game: state (the clock's seconds aside), standings, every closed round."""
     state = server.ok("GET", f"/api/games/{game_id}")
     state.pop("seconds_left")
-    rounds = {n: server.ok("GET", f"/api/games/{game_id}/rounds/{n}") for n in range(1, state["round"] + 1)
-              if n < state["round"] or state["round_status"] == "closed"}
+    rounds = {
+        n: server.ok("GET", f"/api/games/{game_id}/rounds/{n}")
+        for n in range(1, state["round"] + 1)
+        if n < state["round"] or state["round_status"] == "closed"
+    }
     return {"state": state, "standings": server.ok("GET", f"/api/games/{game_id}/standings"), "rounds": rounds}
 
 
@@ -169,8 +178,10 @@ def _check_snapshot(path: Path, acked_before: list[tuple[int, int, str]], final:
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(head_revision(),)]
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         submissions = conn.execute(SUBMISSIONS).fetchall()
-        orphans = conn.execute("SELECT count(*) FROM submission s LEFT JOIN player p ON p.id = s.player_id "
-                               "LEFT JOIN round r ON r.id = s.round_id WHERE p.id IS NULL OR r.id IS NULL").fetchone()
+        orphans = conn.execute(
+            "SELECT count(*) FROM submission s LEFT JOIN player p ON p.id = s.player_id "
+            "LEFT JOIN round r ON r.id = s.round_id WHERE p.id IS NULL OR r.id IS NULL"
+        ).fetchone()
         assert orphans == (0,)
         # The event log and the rows were read at the same moment: each submission has its event, and
         # the last event of a round counts the players who handed in.
@@ -185,11 +196,14 @@ def _check_snapshot(path: Path, acked_before: list[tuple[int, int, str]], final:
         for number, rows in by_round.items():
             assert events[number][-1] == len({row[3] for row in rows}), f"round {number}"
         # A closed round has its results and its close in the log, an open one neither.
-        closes = {json.loads(d)["round"]: json.loads(d)["submissions"]
-                  for (d,) in conn.execute("SELECT data FROM event WHERE kind = 'round_closed'")}
+        closes = {
+            json.loads(d)["round"]: json.loads(d)["submissions"]
+            for (d,) in conn.execute("SELECT data FROM event WHERE kind = 'round_closed'")
+        }
         for number, status in conn.execute("SELECT number, status FROM round"):
-            results = conn.execute("SELECT count(*) FROM result JOIN round ON round.id = result.round_id "
-                                   "WHERE round.number = ?", (number,)).fetchone()[0]
+            results = conn.execute(
+                "SELECT count(*) FROM result JOIN round ON round.id = result.round_id WHERE round.number = ?", (number,)
+            ).fetchone()[0]
             submitters = len({row[3] for row in by_round.get(number, [])})
             if status == "closed":
                 assert closes.get(number) == results == submitters, f"round {number}"
@@ -203,14 +217,19 @@ def _check_snapshot(path: Path, acked_before: list[tuple[int, int, str]], final:
     # Every play acknowledged before the backup began is in it, and it holds the first rows of the
     # final table: no play is missing from before a play it has.
     assert len(submissions) >= len(acked_before)
-    assert [(row[3], row[2], row[4]) for row in submissions[:len(acked_before)]] == acked_before
-    assert [tuple(row) for row in submissions] == final[:len(submissions)]
+    assert [(row[3], row[2], row[4]) for row in submissions[: len(acked_before)]] == acked_before
+    assert [tuple(row) for row in submissions] == final[: len(submissions)]
     return submissions
 
 
 def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
-        tmp_path: Path, new_database: Any, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon,
-        en_rules: Ruleset) -> None:
+    tmp_path: Path,
+    new_database: Any,
+    lexicon_store: LexiconStore,
+    en_lexicon: Lexicon,
+    fr_lexicon: Lexicon,
+    en_rules: Ruleset,
+) -> None:
     # The source's rounds close only at the director's word (its server runs no round clock), so the
     # game stands still once the director and the players stop: a reference to compare the restore with.
     source = _server(tmp_path / "source", new_database(), lexicon_store.cache_dir, "--no-scheduler")
@@ -222,11 +241,14 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
     try:
         source.start()
         alice = source.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
-        game = source.ok("POST", "/api/games", {"seed": 5, "round_seconds": 10, "reveal_seconds": None}, alice,
-                         status=201)
+        game = source.ok(
+            "POST", "/api/games", {"seed": 5, "round_seconds": 10, "reveal_seconds": None}, alice, status=201
+        )
         gid = game["id"]
-        players = {name: source.ok("POST", "/api/join", {"code": game["join_code"], "name": name}, status=201)
-                   for name in PLAYERS}
+        players = {
+            name: source.ok("POST", "/api/join", {"code": game["join_code"], "name": name}, status=201)
+            for name in PLAYERS
+        }
         source.ok("POST", f"/api/games/{gid}/start", token=alice)
 
         players_thread = Players(source, gid, players, en_rules, en_lexicon)
@@ -250,9 +272,13 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         director_thread.join(timeout=10)
         # The reference moment: a round just opened, a few plays in it, nobody playing any more.
         source.wait_for(lambda: source.ok("GET", f"/api/games/{gid}")["round_status"] == "open", "a round to open")
-        source.wait_for(lambda: players_thread.error or
-                        players_thread.acknowledged()[-1][1] == source.ok("GET", f"/api/games/{gid}")["round"],
-                        "a play in the new round")
+        source.wait_for(
+            lambda: (
+                players_thread.error
+                or players_thread.acknowledged()[-1][1] == source.ok("GET", f"/api/games/{gid}")["round"]
+            ),
+            "a play in the new round",
+        )
         time.sleep(0.5)
         players_thread.stop.set()
         players_thread.join(timeout=10)
@@ -269,8 +295,9 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
             sizes.append(len(_check_snapshot(path, acked_before, final)))
             assert oct(path.stat().st_mode & 0o777) == "0o600", "a backup holds password hashes: the owner's only"
         assert sizes == sorted(sizes) and sizes[-1] == len(final), sizes
-        assert len({len(backup_rounds) for backup_rounds in _rounds_seen(backups)}) > 1, \
+        assert len({len(backup_rounds) for backup_rounds in _rounds_seen(backups)}) > 1, (
             "every backup saw the same rounds: the game did not move while they ran"
+        )
         assert f"submission {len(final)}," in answer or f"submission {len(final)})" in answer, answer
 
         # Restore into a new instance and a new database; a server on it shows the same game. Its round
@@ -289,8 +316,11 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         # plays of the backup.
         number, deadline = before["state"]["round"], parse_time(before["state"]["deadline"])
         scheduler = SchedulerProcess(restored).start()
-        restored.wait_for(lambda: restored.ok("GET", f"/api/games/{gid}")["status"] == "revealing",
-                          "the restored round to close", timeout=30)
+        restored.wait_for(
+            lambda: restored.ok("GET", f"/api/games/{gid}")["status"] == "revealing",
+            "the restored round to close",
+            timeout=30,
+        )
         closed = restored.ok("GET", f"/api/games/{gid}/rounds/{number}")
         assert parse_time(closed["closed_at"]) >= deadline
         last = {row[3]: row[4] for row in final if row[2] == number}
@@ -331,8 +361,16 @@ def _rounds_seen(backups: list[tuple[Path, list[tuple[int, int, str]]]]) -> list
 
 
 def _tirage(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*tirage_command(), *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [*tirage_command(), *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 # ---------------------------------------------------------------------- refusals
@@ -370,10 +408,12 @@ def test_restore_refuses_what_is_not_a_backup_and_a_database_with_data(tmp_path:
     future.write_bytes(backup.read_bytes())
     with sqlite3.connect(future) as conn:
         conn.execute("UPDATE alembic_version SET version_num = '0099_from_the_future'")
-    for path, message in [(noise, "is not a Tirage backup: it is not a SQLite database"),
-                          (empty, "is not a Tirage backup: it has no alembic_version table"),
-                          (foreign, "is not a Tirage backup: it has no alembic_version table"),
-                          (future, "has schema '0099_from_the_future', which this Tirage does not know")]:
+    for path, message in [
+        (noise, "is not a Tirage backup: it is not a SQLite database"),
+        (empty, "is not a Tirage backup: it has no alembic_version table"),
+        (foreign, "is not a Tirage backup: it has no alembic_version table"),
+        (future, "has schema '0099_from_the_future', which this Tirage does not know"),
+    ]:
         refused = _run(target, "restore", str(path))
         assert refused.exit_code == 1 and isinstance(refused.exception, SystemExit), refused.output
         assert message in refused.output, refused.output
@@ -385,8 +425,12 @@ def test_restore_refuses_what_is_not_a_backup_and_a_database_with_data(tmp_path:
     refused = _run(target, "restore", str(backup))
     assert refused.exit_code == 1 and "already holds data (director 2)" in refused.output, refused.output
     assert _directors(target) == [(1, "zoe"), (2, "yann")]
-    declined = CliRunner().invoke(main, ["restore", "--replace", str(backup)], input="n\n",
-                                  env={"TIRAGE_INSTANCE": str(target), "DATABASE_URL": None})
+    declined = CliRunner().invoke(
+        main,
+        ["restore", "--replace", str(backup)],
+        input="n\n",
+        env={"TIRAGE_INSTANCE": str(target), "DATABASE_URL": None},
+    )
     assert declined.exit_code == 1 and _directors(target) == [(1, "zoe"), (2, "yann")]
     replaced = _run(target, "restore", "--replace", "--yes", str(backup))
     assert replaced.exit_code == 0, replaced.output
@@ -413,8 +457,10 @@ def test_a_backup_from_an_older_version_is_brought_to_the_current_schema(tmp_pat
         for engine in db.engines.values():
             engine.dispose()
     with sqlite3.connect(old) as conn:
-        conn.execute("INSERT INTO director (id, username, password_hash, created_at) "
-                     "VALUES (1, 'alice', 'scrypt:hash', '2026-05-01 19:30:00.000000')")
+        conn.execute(
+            "INSERT INTO director (id, username, password_hash, created_at) "
+            "VALUES (1, 'alice', 'scrypt:hash', '2026-05-01 19:30:00.000000')"
+        )
         assert "wall" not in {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     before = old.read_bytes()
 
@@ -440,8 +486,9 @@ def test_backup_refusals_are_one_clear_line(tmp_path: Path) -> None:
     blocker.write_text("a file where a folder should be")
     failed = _tirage(env, tmp_path, "backup", str(blocker / "club.sqlite"))
     assert failed.returncode == 1, failed.stdout
-    assert failed.stderr.strip().splitlines() == [f"Error: cannot write the backup to {blocker / 'club.sqlite'}: "
-                                                  f"{blocker} is not a folder"], failed.stderr
+    assert failed.stderr.strip().splitlines() == [
+        f"Error: cannot write the backup to {blocker / 'club.sqlite'}: {blocker} is not a folder"
+    ], failed.stderr
     deeper = _run(instance, "backup", str(blocker / "more" / "club.sqlite"))
     assert deeper.exit_code == 1 and "cannot write the backup to" in deeper.output, deeper.output
     assert "Not a directory" in deeper.output, deeper.output
@@ -466,8 +513,13 @@ def _schema(path: Path) -> list[Row]:
 
 
 def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres: PostgresServer, lexicon_store: LexiconStore,
-        en_lexicon: Lexicon, en_rules: Ruleset) -> None:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    postgres: PostgresServer,
+    lexicon_store: LexiconStore,
+    en_lexicon: Lexicon,
+    en_rules: Ruleset,
+) -> None:
     """Every kind of row (games, word study, word wall; times, JSON, booleans, nulls) survives SQLite ->
     backup -> PostgreSQL -> backup: the second file holds exactly the first one's rows and schema."""
     import shutil
@@ -518,7 +570,20 @@ def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(
     restore(first, url)
     backup(second, url)
     rows = _every_row(first)
-    assert all(rows[name] for name in ("game", "round", "submission", "result", "correction", "event", "deck_card",
-                                       "review", "wall", "wall_player")), {k: len(v) for k, v in rows.items()}
+    assert all(
+        rows[name]
+        for name in (
+            "game",
+            "round",
+            "submission",
+            "result",
+            "correction",
+            "event",
+            "deck_card",
+            "review",
+            "wall",
+            "wall_player",
+        )
+    ), {k: len(v) for k, v in rows.items()}
     assert _every_row(second) == rows
     assert _schema(second) == _schema(first)

@@ -29,8 +29,9 @@ TRAIN = [*EMPTY[:7], "...TRAIN.......", *EMPTY[8:]]  # after 8D TRAIN
 
 
 @pytest.fixture(scope="module")
-def instance(tmp_path_factory: pytest.TempPathFactory, lexicon_store: LexiconStore, en_lexicon: Lexicon,
-             fr_lexicon: Lexicon) -> Path:
+def instance(
+    tmp_path_factory: pytest.TempPathFactory, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon
+) -> Path:
     folder = tmp_path_factory.mktemp("instance")
     shutil.copytree(lexicon_store.cache_dir, folder / "cache")
     return folder
@@ -58,8 +59,10 @@ def call(instance: Path, command: str, request: object) -> tuple[int, dict[str, 
 def expected_top(board: Board, rules: Ruleset, lexicon: Lexicon, rack: str, notation: str) -> list[dict[str, Any]]:
     score, moves = top_moves(board, rules, lexicon, rack)
     return sorted(
-        ({"move": format_move(m, notation), "score": score, "tiles": [[t.row, t.col, t.char] for t in m.tiles]}
-         for m in moves),
+        (
+            {"move": format_move(m, notation), "score": score, "tiles": [[t.row, t.col, t.char] for t in m.tiles]}
+            for m in moves
+        ),
         key=lambda m: m["move"],
     )
 
@@ -88,8 +91,9 @@ def test_analyze_empty_board(instance: Path, empty_board: Board, en_rules: Rules
     assert [p["move"] for p in answer["top"]] == sorted(p["move"] for p in answer["top"])
 
 
-def test_analyze_all_counts_every_play(instance: Path, empty_board: Board, en_rules: Ruleset,
-                                       en_lexicon: Lexicon) -> None:
+def test_analyze_all_counts_every_play(
+    instance: Path, empty_board: Board, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     code, answer = call(instance, "analyze", {"board": EMPTY, "rack": "AEINRT?", "all": True})
     assert code == 0
     assert isinstance(answer["count"], int)
@@ -184,8 +188,18 @@ def test_score_a_phony(instance: Path) -> None:
         ({"board": EMPTY}, "'move' is missing"),
         ({"rules": "fr", "board": EMPTY, "move": "G4 TR."}, "no tile at G6 to play through"),
     ],
-    ids=["centre", "rack", "through", "connect", "whole-word", "off-column", "off-edge", "coordinate", "no-move",
-         "french-square"],
+    ids=[
+        "centre",
+        "rack",
+        "through",
+        "connect",
+        "whole-word",
+        "off-column",
+        "off-edge",
+        "coordinate",
+        "no-move",
+        "french-square",
+    ],
 )
 def test_score_an_illegal_play(request_: dict[str, Any], message: str, instance: Path) -> None:
     code, answer = call(instance, "score", request_)
@@ -208,8 +222,10 @@ def test_score_an_illegal_play(request_: dict[str, Any], message: str, instance:
         (b"\xff\xfe\x00", "the input is not"),
         ("[1, 2]", "the input must be one JSON object"),
         (json.dumps({"board": EMPTY[:14], "rack": "A"}), "the board has 14 rows, expected 15"),
-        (json.dumps({"board": [*EMPTY[:2], "..1" + "." * 12, *EMPTY[3:]], "rack": "A"}),
-         "board row 3, square 3: '1' is not '.', A-Z or a-z"),
+        (
+            json.dumps({"board": [*EMPTY[:2], "..1" + "." * 12, *EMPTY[3:]], "rack": "A"}),
+            "board row 3, square 3: '1' is not '.', A-Z or a-z",
+        ),
         (json.dumps({"board": [*EMPTY[:2], "." * 16, *EMPTY[3:]], "rack": "A"}), "board row 3 has 16 squares"),
         (json.dumps({"board": "." * 225, "rack": "A"}), "the board must be a list of 15 strings"),
         (json.dumps({"rack": "A"}), "'board' is missing"),
@@ -225,9 +241,31 @@ def test_score_an_illegal_play(request_: dict[str, Any], message: str, instance:
         (json.dumps({"board": EMPTY, "rack": "A", "all": "yes"}), "'all' must be true or false"),
         (json.dumps({"board": EMPTY, "rack": "A", "notation": "german"}), "'notation' must be"),
     ],
-    ids=["text", "empty", "truncated", "deep", "long-number", "not-utf8", "array", "rows", "bad-char", "long-row",
-         "board-text", "no-board", "rules", "rules-type", "lexicon", "lexicon-rules", "rack-char", "rack-accent",
-         "rack-long", "rack-type", "no-rack", "all-type", "notation"],
+    ids=[
+        "text",
+        "empty",
+        "truncated",
+        "deep",
+        "long-number",
+        "not-utf8",
+        "array",
+        "rows",
+        "bad-char",
+        "long-row",
+        "board-text",
+        "no-board",
+        "rules",
+        "rules-type",
+        "lexicon",
+        "lexicon-rules",
+        "rack-char",
+        "rack-accent",
+        "rack-long",
+        "rack-type",
+        "no-rack",
+        "all-type",
+        "notation",
+    ],
 )
 def test_analyze_bad_input(stdin: str | bytes, message: str, instance: Path) -> None:
     code, answer = call(instance, "analyze", stdin)
@@ -263,7 +301,14 @@ def test_import_a_lexicon_and_analyze_with_it(instance: Path, tmp_path: Path) ->
     assert code == 0
     assert answer["top_score"] == 14
     assert [p["move"] for p in answer["top"]] == [
-        "8C TRAINS", "8D TRAINS", "8G TRAINS", "8H TRAINS", "H3 TRAINS", "H4 TRAINS", "H7 TRAINS", "H8 TRAINS",
+        "8C TRAINS",
+        "8D TRAINS",
+        "8G TRAINS",
+        "8H TRAINS",
+        "H3 TRAINS",
+        "H4 TRAINS",
+        "H7 TRAINS",
+        "H8 TRAINS",
     ]
     # The accented word was kept without its accents: E T E across F8-H8 = 3, x2 = 6.
     code, answer = call(instance, "analyze", {"board": EMPTY, "rack": "EET", "lexicon": "club"})

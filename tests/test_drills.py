@@ -177,8 +177,9 @@ def test_alphagram_puts_blanks_last() -> None:
 
 
 @pytest.mark.parametrize("key", ["AEINRST", "EINORST", "ADEER", "AELST", "OPST", "QI", "AEINRT?", "EIRST??", "Z?"])
-def test_anagram_answers_are_every_word_of_the_letters(en_lexicon: Lexicon, en_words: tuple[str, ...],
-                                                       key: str) -> None:
+def test_anagram_answers_are_every_word_of_the_letters(
+    en_lexicon: Lexicon, en_words: tuple[str, ...], key: str
+) -> None:
     card = card_from_id(en_lexicon, f"anagram:en:{key}")
     assert card.answers == brute_anagrams(en_words, key)
     assert card.answers, key
@@ -218,7 +219,9 @@ def test_check_reports_right_wrong_and_missed(en_lexicon: Lexicon, en_set: froze
     assert feedback.right == ("RETAINS", "STAINER", "NASTIER")
     assert "AEINRST" not in en_set and "TRAINEE" in en_set
     assert {(w.answer, w.reason) for w in feedback.wrong} == {
-        ("AEINRST", Reason.NOT_A_WORD), ("TRAINEE", Reason.NOT_FROM_LETTERS)}
+        ("AEINRST", Reason.NOT_A_WORD),
+        ("TRAINEE", Reason.NOT_FROM_LETTERS),
+    }
     assert set(feedback.missed) == card.answers - {"RETAINS", "STAINER", "NASTIER"}
     assert not feedback.perfect
     assert check(card, sorted(card.answers)).perfect
@@ -260,8 +263,10 @@ def test_stem_letters_and_words(en_lexicon: Lexicon, en_words: tuple[str, ...], 
     missing = next(ch for ch in "QJXZVKWYBCDFGHMP" if ch not in expected)
     feedback = check(letters, [sorted(expected)[0], missing, "WORD"])
     assert feedback.right == (sorted(expected)[0],)
-    assert [(w.answer, w.reason) for w in feedback.wrong] == [(missing, Reason.MAKES_NO_WORD),
-                                                             ("WORD", Reason.NOT_ON_CARD)]
+    assert [(w.answer, w.reason) for w in feedback.wrong] == [
+        (missing, Reason.MAKES_NO_WORD),
+        ("WORD", Reason.NOT_ON_CARD),
+    ]
 
 
 def test_top_stems_rank_by_bingos(en_lexicon: Lexicon, en_words: tuple[str, ...]) -> None:
@@ -269,7 +274,7 @@ def test_top_stems_rank_by_bingos(en_lexicon: Lexicon, en_words: tuple[str, ...]
     for word in en_words:
         if len(word) == 7:
             key = "".join(sorted(word))
-            for stem in {key[:i] + key[i + 1:] for i in range(7)}:
+            for stem in {key[:i] + key[i + 1 :] for i in range(7)}:
                 bingos[stem] += 1
     top = STEM.top(en_lexicon, 6, 25)
     assert [s.bingos for s in top] == [bingos[s.letters] for s in top]
@@ -287,7 +292,10 @@ def test_stem_check_reasons(en_lexicon: Lexicon, en_set: frozenset[str]) -> None
     assert "RETAINS" in en_set and not {"AEINSTQ", "SATINE"} & en_set
     assert feedback.right == ("RETAINS",)  # AEINST + R
     assert dict((w.answer, w.reason) for w in feedback.wrong) == {
-        "AEINSTQ": Reason.NOT_A_WORD, "TRAINEE": Reason.NOT_FROM_LETTERS, "SATINE": Reason.NOT_FROM_LETTERS}
+        "AEINSTQ": Reason.NOT_A_WORD,
+        "TRAINEE": Reason.NOT_FROM_LETTERS,
+        "SATINE": Reason.NOT_FROM_LETTERS,
+    }
 
 
 # -- twos --------------------------------------------------------------------------------------
@@ -337,8 +345,10 @@ def test_twos_hooks(en_lexicon: Lexicon, en_set: frozenset[str]) -> None:
         assert all(w in en_set and w[1:] == two for w in front) and all(w in en_set and w[:2] == two for w in back)
     at = card_from_id(en_lexicon, "twos:en:hooks:AT")
     feedback = check(at, ["eat", "ATQ", "BOT"])
-    assert dict((w.answer, w.reason) for w in feedback.wrong) == {"ATQ": Reason.NOT_A_WORD,
-                                                                  "BOT": Reason.NOT_FROM_LETTERS}
+    assert dict((w.answer, w.reason) for w in feedback.wrong) == {
+        "ATQ": Reason.NOT_A_WORD,
+        "BOT": Reason.NOT_FROM_LETTERS,
+    }
 
 
 # -- the registry ---------------------------------------------------------------------------------
@@ -346,20 +356,40 @@ def test_twos_hooks(en_lexicon: Lexicon, en_set: frozenset[str]) -> None:
 
 def test_every_card_comes_back_from_its_id(en_lexicon: Lexicon) -> None:
     cards: list[Card] = [
-        *ANAGRAM.cards(en_lexicon, 5, 1, 3), *ANAGRAM.cards(en_lexicon, 4, 1, 2, blanks=2),
-        *STEM.cards(en_lexicon, 6, 2), *STEM.cards(en_lexicon, 7, 1, ask="letters"),
-        *TWOS.grids(en_lexicon)[:2], *TWOS.letter_cards(en_lexicon, "end")[:2], *TWOS.hook_cards(en_lexicon)[:2],
+        *ANAGRAM.cards(en_lexicon, 5, 1, 3),
+        *ANAGRAM.cards(en_lexicon, 4, 1, 2, blanks=2),
+        *STEM.cards(en_lexicon, 6, 2),
+        *STEM.cards(en_lexicon, 7, 1, ask="letters"),
+        *TWOS.grids(en_lexicon)[:2],
+        *TWOS.letter_cards(en_lexicon, "end")[:2],
+        *TWOS.hook_cards(en_lexicon)[:2],
     ]
     assert {c.type for c in cards} == set(DRILL_TYPES) == {"anagram", "stem", "twos"}
     for card in cards:
         again = card_from_id(en_lexicon, card.id)
         assert (again.id, again.kind, again.prompt, again.answers, again.groups) == (
-            card.id, card.kind, card.prompt, card.answers, card.groups)
+            card.id,
+            card.kind,
+            card.prompt,
+            card.answers,
+            card.groups,
+        )
 
 
-@pytest.mark.parametrize("card_id", ["anagram:en", "quiz:en:ABC", "anagram:fr:AEINRST", "anagram:en:AB1",
-                                     "anagram:en:A", "anagram:en:AB???", "twos:en:hooks:Q", "twos:en:grid:ABC",
-                                     "stem:en:AEINST?"])
+@pytest.mark.parametrize(
+    "card_id",
+    [
+        "anagram:en",
+        "quiz:en:ABC",
+        "anagram:fr:AEINRST",
+        "anagram:en:AB1",
+        "anagram:en:A",
+        "anagram:en:AB???",
+        "twos:en:hooks:Q",
+        "twos:en:grid:ABC",
+        "stem:en:AEINST?",
+    ],
+)
 def test_bad_card_ids_are_refused(en_lexicon: Lexicon, card_id: str) -> None:
     with pytest.raises(CardError):
         card_from_id(en_lexicon, card_id)
@@ -377,22 +407,28 @@ def test_a_type_name_is_registered_once() -> None:
 def feedback(right: int, missed: int = 0, wrong: int = 0) -> Feedback:
     from drills.cards import Wrong
 
-    return Feedback("x", tuple(f"R{i}" for i in range(right)), tuple(Wrong(f"W{i}", Reason.NOT_A_WORD)
-                                                                     for i in range(wrong)),
-                    tuple(f"M{i}" for i in range(missed)))
+    return Feedback(
+        "x",
+        tuple(f"R{i}" for i in range(right)),
+        tuple(Wrong(f"W{i}", Reason.NOT_A_WORD) for i in range(wrong)),
+        tuple(f"M{i}" for i in range(missed)),
+    )
 
 
-@pytest.mark.parametrize(("right", "missed", "wrong", "seconds", "expected"), [
-    (3, 1, 0, 1.0, Rating.Again),      # missed one, however fast
-    (4, 0, 1, 1.0, Rating.Again),      # a phony among the right answers
-    (1, 0, 0, 6.0, Rating.Easy),       # at the easy limit
-    (1, 0, 0, 6.1, Rating.Good),
-    (1, 0, 0, 20.0, Rating.Good),      # at the hard limit
-    (1, 0, 0, 20.1, Rating.Hard),
-    (5, 0, 0, 20.0, Rating.Easy),      # five answers: 4 extra x 4 s more on both limits
-    (5, 0, 0, 36.5, Rating.Hard),
-    (0, 0, 0, 2.0, Rating.Easy),       # a two with no hooks, answered "none" quickly
-])
+@pytest.mark.parametrize(
+    ("right", "missed", "wrong", "seconds", "expected"),
+    [
+        (3, 1, 0, 1.0, Rating.Again),  # missed one, however fast
+        (4, 0, 1, 1.0, Rating.Again),  # a phony among the right answers
+        (1, 0, 0, 6.0, Rating.Easy),  # at the easy limit
+        (1, 0, 0, 6.1, Rating.Good),
+        (1, 0, 0, 20.0, Rating.Good),  # at the hard limit
+        (1, 0, 0, 20.1, Rating.Hard),
+        (5, 0, 0, 20.0, Rating.Easy),  # five answers: 4 extra x 4 s more on both limits
+        (5, 0, 0, 36.5, Rating.Hard),
+        (0, 0, 0, 2.0, Rating.Easy),  # a two with no hooks, answered "none" quickly
+    ],
+)
 def test_rating_rules(right: int, missed: int, wrong: int, seconds: float, expected: Rating) -> None:
     assert rating_for(feedback(right, missed, wrong), seconds) == expected
 
@@ -423,18 +459,33 @@ def scheduler() -> Scheduler:
     return Scheduler(enable_fuzzing=False)
 
 
-def reviewed(card_id: str, due: datetime, state: State = State.Review, step: int | None = None,
-             rank: int = 0) -> CardState:
+def reviewed(
+    card_id: str, due: datetime, state: State = State.Review, step: int | None = None, rank: int = 0
+) -> CardState:
     from fsrs import Card as FsrsCard
 
-    return CardState(card_id, rank, FsrsCard(card_id=1, state=state, step=step, stability=5.0, difficulty=5.0,
-                                             due=due, last_review=due - timedelta(days=5)))
+    return CardState(
+        card_id,
+        rank,
+        FsrsCard(
+            card_id=1,
+            state=state,
+            step=step,
+            stability=5.0,
+            difficulty=5.0,
+            due=due,
+            last_review=due - timedelta(days=5),
+        ),
+    )
 
 
 def test_reviews_due_first_oldest_first_then_new_by_rank() -> None:
     states = [
-        CardState("new-b", 2), CardState("new-a", 1), CardState("new-c", 3),
-        reviewed("due-late", T0 - timedelta(hours=1)), reviewed("due-early", T0 - timedelta(days=3)),
+        CardState("new-b", 2),
+        CardState("new-a", 1),
+        CardState("new-c", 3),
+        reviewed("due-late", T0 - timedelta(hours=1)),
+        reviewed("due-early", T0 - timedelta(days=3)),
         reviewed("due-tonight", T0 + timedelta(hours=5)),  # before the 04:00 day boundary: due today
         reviewed("tomorrow", T0 + timedelta(hours=11)),
     ]
@@ -447,15 +498,21 @@ def test_reviews_due_first_oldest_first_then_new_by_rank() -> None:
         review = queue.answer(pick.card_id, Rating.Good, now, scheduler())
         done = done.add(review)
         now += timedelta(seconds=30)
-    assert order[:5] == [("due-early", PickKind.REVIEW), ("due-late", PickKind.REVIEW),
-                         ("due-tonight", PickKind.REVIEW), ("new-a", PickKind.NEW), ("new-b", PickKind.NEW)]
+    assert order[:5] == [
+        ("due-early", PickKind.REVIEW),
+        ("due-late", PickKind.REVIEW),
+        ("due-tonight", PickKind.REVIEW),
+        ("new-a", PickKind.NEW),
+        ("new-b", PickKind.NEW),
+    ]
     assert "tomorrow" not in [c for c, _ in order] and "new-c" not in [c for c, _ in order]
     assert done == DayCount(new=2, reviews=3)
 
 
 def test_daily_limits() -> None:
-    states = [reviewed(f"r{i:02}", T0 - timedelta(minutes=i)) for i in range(10)] + [CardState(f"n{i}", i)
-                                                                                     for i in range(10)]
+    states = [reviewed(f"r{i:02}", T0 - timedelta(minutes=i)) for i in range(10)] + [
+        CardState(f"n{i}", i) for i in range(10)
+    ]
     limits = DeckLimits(new_per_day=3, reviews_per_day=4, learn_ahead=timedelta(0))
     assert pick_next(states, T0, DayCount(new=0, reviews=4), limits) == Pick("n0", PickKind.NEW)
     assert pick_next(states, T0, DayCount(new=3, reviews=3), limits) == Pick("r09", PickKind.REVIEW)
@@ -463,8 +520,11 @@ def test_daily_limits() -> None:
 
 
 def test_learn_ahead_gives_the_soonest_due_card() -> None:
-    states = [reviewed("in-3-days", T0 + timedelta(days=3)), reviewed("in-2-days", T0 + timedelta(days=2)),
-              CardState("new", 1)]
+    states = [
+        reviewed("in-3-days", T0 + timedelta(days=3)),
+        reviewed("in-2-days", T0 + timedelta(days=2)),
+        CardState("new", 1),
+    ]
     assert pick_next(states, T0, DayCount(new=20)) == Pick("in-2-days", PickKind.AHEAD)
     assert pick_next(states, T0, DayCount(new=20, reviews=200)) is None  # no reviews left today
     assert pick_next(states, T0, DayCount(new=20), DeckLimits(learn_ahead=timedelta(days=1))) is None
@@ -515,8 +575,14 @@ def test_undo_restores_the_card() -> None:
     assert DayCount().add(review).add(review, -1) == DayCount()
 
 
-def reference_pick(states: Sequence[CardState], now: datetime, done: DayCount, limits: DeckLimits,
-                   boundary: DayBoundary, recent: Sequence[str]) -> Pick | None:
+def reference_pick(
+    states: Sequence[CardState],
+    now: datetime,
+    done: DayCount,
+    limits: DeckLimits,
+    boundary: DayBoundary,
+    recent: Sequence[str],
+) -> Pick | None:
     """The queue's rules written as plain scans over every state (no index), to check the index."""
     last = recent[-1] if recent else None
     learning = sorted((s.fsrs.due, s.card_id) for s in states if s.fsrs and s.fsrs.state != State.Review)
@@ -530,9 +596,14 @@ def reference_pick(states: Sequence[CardState], now: datetime, done: DayCount, l
         for n, cid in enumerate(reversed(recent)):
             since.setdefault(cid, n)
         by_id = {s.card_id: s for s in states}
-        waited = [(by_id[c].fsrs.due, c) for c, n in since.items()  # type: ignore[union-attr]
-                  if n >= limits.again_after_cards and by_id[c].fsrs is not None
-                  and by_id[c].fsrs.state != State.Review and by_id[c].fsrs.step == 0]  # type: ignore[union-attr]
+        waited = [
+            (by_id[c].fsrs.due, c)
+            for c, n in since.items()  # type: ignore[union-attr]
+            if n >= limits.again_after_cards
+            and by_id[c].fsrs is not None
+            and by_id[c].fsrs.state != State.Review
+            and by_id[c].fsrs.step == 0
+        ]  # type: ignore[union-attr]
         if waited:
             return Pick(min(waited)[1], PickKind.AGAIN)
     reviews_left = done.reviews < limits.reviews_per_day
@@ -541,8 +612,9 @@ def reference_pick(states: Sequence[CardState], now: datetime, done: DayCount, l
         return Pick(due_today[0], PickKind.REVIEW)
     if done.new < limits.new_per_day and new:
         return Pick(new[0][1], PickKind.NEW)
-    ahead = [e for e in learning if e[1] != last][:1] + ([e for e in reviews if e[1] != last][:1] if reviews_left
-                                                         else [])
+    ahead = [e for e in learning if e[1] != last][:1] + (
+        [e for e in reviews if e[1] != last][:1] if reviews_left else []
+    )
     horizon = now + limits.learn_ahead if limits.learn_ahead is not None else datetime.max.replace(tzinfo=UTC)
     ahead = [e for e in ahead if e[0] <= horizon] or [e for e in learning if e[1] == last and e[0] <= horizon]
     return Pick(min(ahead)[1], PickKind.AHEAD) if ahead else None
@@ -573,8 +645,10 @@ def test_queue_across_simulated_days() -> None:
             if pick.kind == PickKind.NEW:
                 new_ranks.append(state.rank)
                 last = recent[-1] if recent else None
-                assert not any(s.fsrs and s.fsrs.state != State.Review and s.fsrs.due <= now and s.card_id != last
-                               for s in queue.states())
+                assert not any(
+                    s.fsrs and s.fsrs.state != State.Review and s.fsrs.due <= now and s.card_id != last
+                    for s in queue.states()
+                )
             if pick.kind == PickKind.REVIEW:
                 review_dues.append(state.fsrs.due)  # type: ignore[union-attr]
             rating = Rating.Again if rng.random() < 0.2 else rng.choice([Rating.Hard, Rating.Good, Rating.Easy])
@@ -600,9 +674,12 @@ def test_queue_across_simulated_days() -> None:
 def test_count_day_uses_the_study_day() -> None:
     sched = scheduler()
     queue = DeckQueue([CardState("a", 1), CardState("b", 2), reviewed("r", T0 - timedelta(days=1))])
-    reviews = [queue.answer("a", Rating.Good, T0.replace(hour=3), sched),  # 03:00: still yesterday's study day
-               queue.answer("b", Rating.Good, T0, sched), queue.answer("r", Rating.Good, T0, sched),
-               queue.answer("b", Rating.Good, T0 + timedelta(minutes=15), sched)]  # a learning step
+    reviews = [
+        queue.answer("a", Rating.Good, T0.replace(hour=3), sched),  # 03:00: still yesterday's study day
+        queue.answer("b", Rating.Good, T0, sched),
+        queue.answer("r", Rating.Good, T0, sched),
+        queue.answer("b", Rating.Good, T0 + timedelta(minutes=15), sched),
+    ]  # a learning step
     assert [r.kind for r in reviews] == [ReviewKind.NEW, ReviewKind.NEW, ReviewKind.REVIEW, ReviewKind.LEARNING]
     assert count_day(reviews, T0) == DayCount(new=1, reviews=1)
 
@@ -620,8 +697,10 @@ def test_new_states_keep_probability_rank(en_lexicon: Lexicon) -> None:
 def test_cardbox_round_trip(en_lexicon: Lexicon, tmp_path: Path, retention: float) -> None:
     sched = Scheduler(desired_retention=retention, enable_fuzzing=False)
     keys = [c.key for c in ANAGRAM.cards(en_lexicon, 7, 1, 13)]
-    rows = [CardboxRow(key, box, (T0 + timedelta(days=box, hours=box)).replace(microsecond=0), correct=box)
-            for box, key in enumerate(keys)]
+    rows = [
+        CardboxRow(key, box, (T0 + timedelta(days=box, hours=box)).replace(microsecond=0), correct=box)
+        for box, key in enumerate(keys)
+    ]
     rows.append(CardboxRow("QQQQQQQ", 3, T0))  # no word in this lexicon
     path = tmp_path / "Anagrams.db"
     write_cardbox(path, rows)
@@ -639,7 +718,8 @@ def test_cardbox_round_trip(en_lexicon: Lexicon, tmp_path: Path, retention: floa
             assert sched.get_card_retrievability(card, card.last_review + interval) == pytest.approx(retention)
     exported = export_cardbox(imported.states, sched)
     assert [(r.question, r.cardbox, r.next_scheduled) for r in exported] == [
-        (row.question, min(row.cardbox, len(CARDBOX_SCHEDULE) - 1), row.next_scheduled) for row in rows[:13]]
+        (row.question, min(row.cardbox, len(CARDBOX_SCHEDULE) - 1), row.next_scheduled) for row in rows[:13]
+    ]
 
 
 def test_cardbox_boxes_follow_fsrs_after_a_review(en_lexicon: Lexicon) -> None:

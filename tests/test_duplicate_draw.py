@@ -52,20 +52,23 @@ def passes(tiles: str, code: str, need: tuple[int, int], blanks_either: bool = T
     return any(v + as_vowels >= need[0] and c + e - as_vowels >= need[1] for as_vowels in range(e + 1))
 
 
-def any_rack_passes(pool: str, code: str, need: tuple[int, int], rack_size: int = 7,
-                    blanks_either: bool = True) -> bool:
+def any_rack_passes(
+    pool: str, code: str, need: tuple[int, int], rack_size: int = 7, blanks_either: bool = True
+) -> bool:
     """Brute force: does any rack of min(rack_size, len(pool)) tiles of ``pool`` pass?"""
     size = min(rack_size, len(pool))
-    return any(passes("".join(rack), code, need, blanks_either)
-               for rack in set(itertools.combinations(sorted(pool), size)))
+    return any(
+        passes("".join(rack), code, need, blanks_either) for rack in set(itertools.combinations(sorted(pool), size))
+    )
 
 
 def expected_need(round_number: int) -> tuple[int, int]:
     return (2, 2) if round_number <= 15 else (1, 1)
 
 
-def bag_game(rules: Ruleset, seed: int, rule: DrawRule | None = None
-             ) -> tuple[list[tuple[Draw, int]], EndReason, Bag, str, list[str]]:
+def bag_game(
+    rules: Ruleset, seed: int, rule: DrawRule | None = None
+) -> tuple[list[tuple[Draw, int]], EndReason, Bag, str, list[str]]:
     """A game where each round places a random part of the rack.
 
     Returns each draw with the number of tiles in bag + reliquat before it, the end reason, the
@@ -150,8 +153,9 @@ def test_the_minimums_are_settings(en_rules: Ruleset) -> None:
 
 
 @pytest.mark.parametrize("code", ["en", "fr"])
-def test_same_seed_same_draws_and_a_seedless_bag_records_its_seed(code: str, en_rules: Ruleset,
-                                                                  fr_rules: Ruleset) -> None:
+def test_same_seed_same_draws_and_a_seedless_bag_records_its_seed(
+    code: str, en_rules: Ruleset, fr_rules: Ruleset
+) -> None:
     rules = en_rules if code == "en" else fr_rules
     records = [[d.record for d, _ in bag_game(rules, 99)[0]] for _ in range(2)]
     assert records[0] == records[1]
@@ -285,15 +289,19 @@ small = st.integers(min_value=0, max_value=9)
 
 @settings(max_examples=400, deadline=None)
 @given(small, small, st.integers(0, 4), st.integers(0, 3), st.integers(0, 4), st.integers(0, 4), st.integers(1, 8))
-def test_feasibility_is_decided_exactly(v: int, c: int, e: int, n: int, need_v: int, need_c: int,
-                                        rack_size: int) -> None:
+def test_feasibility_is_decided_exactly(
+    v: int, c: int, e: int, n: int, need_v: int, need_c: int, rack_size: int
+) -> None:
     pool, need = Balance(v, c, e, n), Requirement(need_v, need_c)
     assert can_satisfy(pool, need, rack_size) == brute_force_possible(pool, need, rack_size)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from("AEIOUYBCDKLMNRST??"), min_size=0, max_size=12), st.integers(1, 25),
-       st.sampled_from(["en", "fr"]))
+@given(
+    st.lists(st.sampled_from("AEIOUYBCDKLMNRST??"), min_size=0, max_size=12),
+    st.integers(1, 25),
+    st.sampled_from(["en", "fr"]),
+)
 def test_the_bag_ends_exactly_when_no_rack_can_pass(tiles: list[str], round_number: int, code: str) -> None:
     rules = ruleset(code)
     tiles = list((Counter(tiles) & Counter(rules.tileset.bag())).elements())  # no more of a tile than the set has

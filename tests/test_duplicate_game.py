@@ -105,8 +105,9 @@ def test_the_director_may_place_another_top_but_only_a_top(en_rules: Ruleset, en
     assert draw is not None and len(game.tops) > 1
     with pytest.raises(RuntimeError, match="still open"):
         game.start_round()
-    lesser = next(m for m in generate_moves(game.board, en_rules, en_lexicon, draw.rack)
-                  if (m.score or 0) < game.top_score)
+    lesser = next(
+        m for m in generate_moves(game.board, en_rules, en_lexicon, draw.rack) if (m.score or 0) < game.top_score
+    )
     with pytest.raises(ValueError, match="not a top play"):
         game.place(lesser)
     other = game.tops[1]
@@ -139,25 +140,34 @@ def test_a_round_scored_against_every_legal_play(en_rules: Ruleset, en_lexicon: 
     lesser = sorted(moves, key=lambda m: m.score or 0)[len(moves) // 2]
     letters = [t for t in draw.rack if t != "?"]
     nonsense = next(
-        e for a, b in itertools.permutations(letters, 2)
-        if not (e := evaluate(game.board, en_rules, en_lexicon,
-                              Move(7, 6, True, a + b, (Tile(7, 6, a), Tile(7, 7, b))), draw.rack)).valid
+        e
+        for a, b in itertools.permutations(letters, 2)
+        if not (
+            e := evaluate(
+                game.board, en_rules, en_lexicon, Move(7, 6, True, a + b, (Tile(7, 6, a), Tile(7, 7, b))), draw.rack
+            )
+        ).valid
     )
 
     def judged(player: str, move: Move, late: bool = False) -> Submission:
-        return Submission.from_evaluation(player, evaluate(game.board, en_rules, en_lexicon, move, draw.rack),
-                                          late=late)
+        return Submission.from_evaluation(
+            player, evaluate(game.board, en_rules, en_lexicon, move, draw.rack), late=late
+        )
 
-    record = RoundRecord(1, game.top_score, scores, [
-        judged("ann", game.tops[0]),
-        judged("bob", lesser),
-        Submission.from_evaluation("cid", nonsense),
-        judged("dan", game.tops[0], late=True),
-    ])
+    record = RoundRecord(
+        1,
+        game.top_score,
+        scores,
+        [
+            judged("ann", game.tops[0]),
+            judged("bob", lesser),
+            Submission.from_evaluation("cid", nonsense),
+            judged("dan", game.tops[0], late=True),
+        ],
+    )
     result = score_round(record, ["ann", "bob", "cid", "dan", "eve"], active_players=5)
     ann, bob, cid, dan, eve = (result.players[p] for p in ["ann", "bob", "cid", "dan", "eve"])
-    assert (ann.score, ann.rank, ann.of, ann.top, ann.solo, ann.bonus) == (game.top_score, 1, len(moves), True,
-                                                                          True, 0)
+    assert (ann.score, ann.rank, ann.of, ann.top, ann.solo, ann.bonus) == (game.top_score, 1, len(moves), True, True, 0)
     assert bob.score == lesser.score and bob.difference == (lesser.score or 0) - game.top_score
     assert bob.rank == 1 + sum(1 for s in scores if s > (lesser.score or 0))
     assert (cid.valid, cid.score, cid.rank) == (False, 0, None)

@@ -175,8 +175,9 @@ def test_submissions_from_the_engine(en_rules: Ruleset, en_lexicon: Lexicon) -> 
     board = Board.empty(en_rules)
     good = Submission.from_evaluation("ann", evaluate(board, en_rules, en_lexicon, "8D TRAIN", "AINRTXE"))
     bad = Submission.from_evaluation("bob", evaluate(board, en_rules, en_lexicon, "8D TRAXN", "AINRTXE"))
-    french = Submission.from_evaluation("cid", evaluate(board, en_rules, en_lexicon, "8D TRAIN", "AINRTXE"),
-                                        notation="french")
+    french = Submission.from_evaluation(
+        "cid", evaluate(board, en_rules, en_lexicon, "8D TRAIN", "AINRTXE"), notation="french"
+    )
     assert (good.move, good.score, good.valid) == ("8D TRAIN", 12, True)  # (2 + 1 + 1 + 1 + 1) x 2
     assert (bad.move, bad.valid) == ("8D TRAXN", False)
     assert french.move == "H4 TRAIN"

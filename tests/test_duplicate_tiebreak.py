@@ -60,8 +60,7 @@ def test_then_the_word_as_written_lettered_tile_before_blank() -> None:
 
 def test_the_order_does_not_depend_on_the_order_found() -> None:
     rack = "AEINRST"
-    tops = [play(7, 3, "RAT"), play(6, 10, "TEN"), play(7, 1, "SIT"), play(7, 1, "SIN", down=True),
-            play(7, 7, "TAN")]
+    tops = [play(7, 3, "RAT"), play(6, 10, "TEN"), play(7, 1, "SIT"), play(7, 1, "SIN", down=True), play(7, 7, "TAN")]
     orders = {tuple(written(order_tops(list(p), rack))) for p in itertools.permutations(tops)}
     assert len(orders) == 1
 

@@ -80,7 +80,7 @@ class Deployment:
         """The processes' logs (from ``since``, the sizes :meth:`log_sizes` gave), for failure messages."""
         parts = []
         for name, path in self._log_files().items():
-            text = path.read_bytes()[(since or {}).get(name, 0):].decode(errors="replace") if path.exists() else ""
+            text = path.read_bytes()[(since or {}).get(name, 0) :].decode(errors="replace") if path.exists() else ""
             parts.append(f"----- {name} log -----\n{text[-6000:]}")
         return "\n".join(parts)
 
@@ -101,9 +101,14 @@ class Deployment:
 
     def round_row(self, game_id: int, number: int) -> dict[str, Any]:
         with self.database.connect() as connection:
-            row = connection.execute(sqlalchemy.text(
-                "SELECT status, deadline, closed_at FROM round WHERE game_id = :g AND number = :n"),
-                {"g": game_id, "n": number}).mappings().one()
+            row = (
+                connection.execute(
+                    sqlalchemy.text("SELECT status, deadline, closed_at FROM round WHERE game_id = :g AND number = :n"),
+                    {"g": game_id, "n": number},
+                )
+                .mappings()
+                .one()
+            )
         return dict(row)
 
     def closed(self, game_id: int, number: int) -> bool:
@@ -112,10 +117,13 @@ class Deployment:
     def submissions(self, game_id: int, number: int) -> dict[str, list[tuple[str, str]]]:
         """Every stored play of a round: ``{player: [(move, received_at as the API writes it), ...]}`` in order."""
         with self.database.connect() as connection:
-            rows = connection.execute(sqlalchemy.text(
-                "SELECT p.name, s.move, s.received_at FROM submission s JOIN player p ON p.id = s.player_id "
-                "JOIN round r ON r.id = s.round_id WHERE r.game_id = :g AND r.number = :n ORDER BY s.id"),
-                {"g": game_id, "n": number}).all()
+            rows = connection.execute(
+                sqlalchemy.text(
+                    "SELECT p.name, s.move, s.received_at FROM submission s JOIN player p ON p.id = s.player_id "
+                    "JOIN round r ON r.id = s.round_id WHERE r.game_id = :g AND r.number = :n ORDER BY s.id"
+                ),
+                {"g": game_id, "n": number},
+            ).all()
         stored: dict[str, list[tuple[str, str]]] = {}
         for name, move, received_at in rows:
             stored.setdefault(name, []).append((move, str(iso(received_at))))
@@ -124,29 +132,47 @@ class Deployment:
     def event_log(self, game_id: int) -> list[tuple[int, str, str, datetime]]:
         """The game's event table: id, kind, author, time."""
         with self.database.connect() as connection:
-            rows = connection.execute(sqlalchemy.text(
-                "SELECT id, kind, author, created_at FROM event WHERE game_id = :g ORDER BY id"), {"g": game_id}).all()
+            rows = connection.execute(
+                sqlalchemy.text("SELECT id, kind, author, created_at FROM event WHERE game_id = :g ORDER BY id"),
+                {"g": game_id},
+            ).all()
         return [(int(i), str(k), str(a), c) for i, k, a, c in rows]
 
     # ------------------------------------------------------------ games
 
     def new_game(self, seed: int, names: tuple[str, ...]) -> tuple[int, str, dict[str, str]]:
         """A game with ``names`` joined: its id, its join code and each player's token."""
-        game = self.web.ok("POST", "/api/games", {"seed": seed, "round_seconds": ROUND_SECONDS,
-                                                  "reveal_seconds": None, "max_rounds": 4}, self.director, status=201)
-        tokens = {name: self.web.ok("POST", "/api/join", {"code": game["join_code"], "name": name},
-                                    status=201)["token"] for name in names}
+        game = self.web.ok(
+            "POST",
+            "/api/games",
+            {"seed": seed, "round_seconds": ROUND_SECONDS, "reveal_seconds": None, "max_rounds": 4},
+            self.director,
+            status=201,
+        )
+        tokens = {
+            name: self.web.ok("POST", "/api/join", {"code": game["join_code"], "name": name}, status=201)["token"]
+            for name in names
+        }
         return int(game["id"]), str(game["join_code"]), tokens
 
 
 @pytest.fixture(scope="module")
-def split(tmp_path_factory: pytest.TempPathFactory, postgres: PostgresServer, lexicon_store: LexiconStore,
-          en_lexicon: Lexicon, fr_lexicon: Lexicon) -> Iterator[Deployment]:
+def split(
+    tmp_path_factory: pytest.TempPathFactory,
+    postgres: PostgresServer,
+    lexicon_store: LexiconStore,
+    en_lexicon: Lexicon,
+    fr_lexicon: Lexicon,
+) -> Iterator[Deployment]:
     """``tirage serve --no-scheduler`` and ``tirage scheduler`` on one PostgreSQL database. Every lexicon is
     cached in the instance folder, so no process spends the rounds building word graphs."""
     url = postgres.new_database()
-    web = TirageServer(tmp_path_factory.mktemp("faults"), lexicon_store.cache_dir, env_extra={"DATABASE_URL": url},
-                       serve_args=("--no-scheduler",))
+    web = TirageServer(
+        tmp_path_factory.mktemp("faults"),
+        lexicon_store.cache_dir,
+        env_extra={"DATABASE_URL": url},
+        serve_args=("--no-scheduler",),
+    )
     scheduler = SchedulerProcess(web)
     engine = sqlalchemy.create_engine(url, poolclass=NullPool)  # no pooled connection outlives an outage
     deployment = Deployment(web, scheduler, postgres, engine)
@@ -203,13 +229,22 @@ class Phones:
     one scored tells which came last), retries soon after a failure, and stops at the clear refusal
     of a closed round, or at ``give_up``."""
 
-    def __init__(self, web: TirageServer, game_id: int, number: int, tokens: dict[str, str],
-                 moves: tuple[str, str], give_up: datetime) -> None:
+    def __init__(
+        self,
+        web: TirageServer,
+        game_id: int,
+        number: int,
+        tokens: dict[str, str],
+        moves: tuple[str, str],
+        give_up: datetime,
+    ) -> None:
         self.web, self.path, self.number = web, f"/api/games/{game_id}/rounds/{number}/plays", number
         self.moves, self.give_up = moves, give_up
         self.attempts: dict[str, list[Attempt]] = {name: [] for name in tokens}
-        self.threads = [threading.Thread(target=self._play, args=(name, token, index), daemon=True)
-                        for index, (name, token) in enumerate(tokens.items())]
+        self.threads = [
+            threading.Thread(target=self._play, args=(name, token, index), daemon=True)
+            for index, (name, token) in enumerate(tokens.items())
+        ]
 
     def start(self) -> Phones:
         for thread in self.threads:
@@ -322,8 +357,9 @@ class Browser:
         self.csrf = ""
         self.url = ""  # where the last request ended, redirects followed
 
-    def open(self, path: str, form: dict[str, str] | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, str, dict[str, str]]:
+    def open(
+        self, path: str, form: dict[str, str] | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, str, dict[str, str]]:
         data = urllib.parse.urlencode(form).encode() if form is not None else None
         request = urllib.request.Request(f"{self.web.base_url}{path}", data=data, headers=headers or {})
         try:
@@ -348,8 +384,9 @@ class Browser:
     def login(self, name: str, password: str) -> Browser:
         """A director logs in on the console."""
         self.open("/director/login")
-        status, text, _ = self.open("/director/login", {"csrf_token": self.csrf, "username": name,
-                                                        "password": password})
+        status, text, _ = self.open(
+            "/director/login", {"csrf_token": self.csrf, "username": name, "password": password}
+        )
         assert status == 200 and "/director/login" not in self.url, f"login failed: {status}\n{text[:500]}"
         return self
 
@@ -357,8 +394,9 @@ class Browser:
 # ---------------------------------------------------------------- checks
 
 
-def check_round(deployment: Deployment, game_id: int, number: int, phones: Phones,
-                allowed_failure: Callable[[Attempt], bool]) -> int:
+def check_round(
+    deployment: Deployment, game_id: int, number: int, phones: Phones, allowed_failure: Callable[[Attempt], bool]
+) -> int:
     """What the players were told matches what the round kept and scored; returns the acknowledged count.
 
     * every attempt is acknowledged, or refused after the deadline with "round N is closed", or one of
@@ -397,8 +435,9 @@ def check_round(deployment: Deployment, game_id: int, number: int, phones: Phone
         assert {move for move, _ in extra} <= {a.move for a in unanswered}, extra
         if acked:
             after = {a.move for a in unanswered if a.sent >= acked[-1].sent}
-            assert results[name]["move"] in {acked[-1].move} | after, \
+            assert results[name]["move"] in {acked[-1].move} | after, (
                 f"{name} scored {results[name]['move']}, last acknowledged {acked[-1].move}"
+            )
             assert results[name]["move"] == kept[-1][0]  # the last one stored counts
         acknowledged += len(acked)
     return acknowledged
@@ -419,7 +458,8 @@ def within(moment: datetime, start: datetime, end: datetime, slack: float = 0.0)
 
 
 def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
-        deployment: Deployment, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    deployment: Deployment, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     d = deployment
     game_id, _code, tokens = d.new_game(21, ("Ann", "Bob", "Cleo", "Dan"))
 
@@ -441,8 +481,9 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
     assert 0 <= closed_late(d, game_id, 1) <= CLOSE_TOLERANCE, d.round_row(game_id, 1)
     lost = [a for tries in phones.attempts.values() for a in tries if a.status is None]
     assert lost, "no phone noticed the kill: the fault was not injected mid-round"
-    acknowledged = check_round(d, game_id, 1, phones,
-                               lambda a: a.status is None and within(a.answered, killed, back, slack=0.5))
+    acknowledged = check_round(
+        d, game_id, 1, phones, lambda a: a.status is None and within(a.answered, killed, back, slack=0.5)
+    )
     assert any(a.sent > back for a in phones.acknowledged()), "no play taken after the restart"
 
     # Round 2: an event stream is open when the web process dies; the scheduler closes the round at its
@@ -460,8 +501,11 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
         assert killed2 < deadline2 - timedelta(seconds=1), "round 2 ended before the kill: nothing to miss"
         d.wait_for(lambda: reader.ended, "the stream to end with the web process")
         first = [event_id for number, event_id, _k, _r in list(reader.events) if number == 1]
-        d.wait_for(lambda: d.closed(game_id, 2), "the scheduler to close round 2 while the web process is down",
-                   timeout=ROUND_SECONDS + 5)
+        d.wait_for(
+            lambda: d.closed(game_id, 2),
+            "the scheduler to close round 2 while the web process is down",
+            timeout=ROUND_SECONDS + 5,
+        )
         assert 0 <= closed_late(d, game_id, 2) <= CLOSE_TOLERANCE, d.round_row(game_id, 2)
         restarted = now()
         d.web.start()
@@ -479,17 +523,20 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
     assert {i for i, _k, _a in missed} <= {i for number, i, _k, _r in reader.events if number >= 2}
     results = {r["name"]: r for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2")["results"]}
     assert results["Ann"]["move"] == top2
-    print(f"web killed twice; {sum(len(t) for t in phones.attempts.values())} plays handed in, "
-          f"{acknowledged} acknowledged and checked, {len(lost)} without an answer; "
-          f"{len(received)} events over {len(reader.connections)} stream connections "
-          f"(reconnections refused: {reader.refused})")
+    print(
+        f"web killed twice; {sum(len(t) for t in phones.attempts.values())} plays handed in, "
+        f"{acknowledged} acknowledged and checked, {len(lost)} without an answer; "
+        f"{len(received)} events over {len(reader.connections)} stream connections "
+        f"(reconnections refused: {reader.refused})"
+    )
 
 
 # ---------------------------------------------------------------- the scheduler dies
 
 
 def test_killed_scheduler_closes_no_round_while_down_then_closes_on_time_or_at_once(
-        deployment: Deployment, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    deployment: Deployment, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     d = deployment
     game_id, _code, tokens = d.new_game(22, ("Ann", "Bob"))
 
@@ -540,7 +587,8 @@ def test_killed_scheduler_closes_no_round_while_down_then_closes_on_time_or_at_o
 
 
 def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_restart(
-        deployment: Deployment, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    deployment: Deployment, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     d = deployment
     game_id, code, tokens = d.new_game(23, ("Ann", "Bob", "Cleo", "Dan"))
     assert d.web.process is not None and d.scheduler.process is not None
@@ -557,8 +605,11 @@ def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_r
     down = now()
     d.postgres.halt("fast")
     try:
-        d.wait_for(lambda: any(a.status == 503 for tries in phones.attempts.values() for a in list(tries)),
-                   "a phone to get a 503", timeout=5)
+        d.wait_for(
+            lambda: any(a.status == 503 for tries in phones.attempts.values() for a in list(tries)),
+            "a phone to get a 503",
+            timeout=5,
+        )
         status, headers, text = d.web.request("GET", f"/api/games/{game_id}")
         assert status == 503 and DATABASE_MESSAGE.search(json.loads(text)["error"]), text
         assert headers.get("retry-after", "").isdigit(), headers
@@ -570,11 +621,16 @@ def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_r
         status, page, _ = console.open("/director/")
         assert status == 503 and "<h1>Database unavailable</h1>" in page and "Traceback" not in page, page[:800]
         # The phone's own script posts its play and expects JSON: it gets a message it can show.
-        status, text, _ = phone.open(f"/play/{game_id}/submit", {"csrf_token": phone.csrf, "round": "1", "move": top},
-                                     {"Accept": "application/json"})
+        status, text, _ = phone.open(
+            f"/play/{game_id}/submit",
+            {"csrf_token": phone.csrf, "round": "1", "move": top},
+            {"Accept": "application/json"},
+        )
         assert status == 503, text[:500]
-        assert json.loads(text) == {"ok": False, "error": "The server cannot reach its database for a moment. "
-                                                          "Wait a few seconds and try again."}
+        assert json.loads(text) == {
+            "ok": False,
+            "error": "The server cannot reach its database for a moment. Wait a few seconds and try again.",
+        }
         assert d.web.running and d.scheduler.running
         time.sleep(max(0.0, 1.5 - (now() - down).total_seconds()))  # an outage of a second and a half at least
     finally:
@@ -588,8 +644,9 @@ def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_r
     for a in refused:
         assert DATABASE_MESSAGE.search(a.answer["error"]), a
     # 503s only for requests made while the database was down: the first request after it is back reconnects.
-    acknowledged = check_round(d, game_id, 1, phones,
-                               lambda a: a.status == 503 and down - timedelta(seconds=1) <= a.sent <= back)
+    acknowledged = check_round(
+        d, game_id, 1, phones, lambda a: a.status == 503 and down - timedelta(seconds=1) <= a.sent <= back
+    )
     assert any(a.sent > back for a in phones.acknowledged()), "no play taken once the database was back"
     for browser, page_path in ((phone, f"/play/{game_id}"), (console, f"/director/games/{game_id}")):
         status, text, _ = browser.open(page_path)
@@ -603,8 +660,9 @@ def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_r
     d.web.ok("POST", f"/api/games/{game_id}/rounds/2/plays", {"move": top2}, tokens["Bob"])
     d.postgres.halt("immediate")
     try:
-        status, _headers, text = d.web.request("POST", f"/api/games/{game_id}/rounds/2/plays", {"move": top2},
-                                               tokens["Cleo"])
+        status, _headers, text = d.web.request(
+            "POST", f"/api/games/{game_id}/rounds/2/plays", {"move": top2}, tokens["Cleo"]
+        )
         assert status == 503 and DATABASE_MESSAGE.search(json.loads(text)["error"]), text
         d.sleep_until(deadline2 + timedelta(seconds=1.5))
         assert d.web.running and d.scheduler.running
@@ -613,13 +671,17 @@ def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_r
     back2 = now()
     d.wait_for(lambda: d.closed(game_id, 2), "round 2 to close once the database is back", timeout=10)
     closed_at = d.round_row(game_id, 2)["closed_at"]
-    assert within(closed_at, back2 - timedelta(seconds=1), back2 + timedelta(seconds=CLOSE_TOLERANCE)), \
-        (back2, closed_at)
+    assert within(closed_at, back2 - timedelta(seconds=1), back2 + timedelta(seconds=CLOSE_TOLERANCE)), (
+        back2,
+        closed_at,
+    )
     results = {r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2")["results"]}
     assert {name: move for name, move in results.items() if move} == {"Bob": top2}  # Cleo's got a 503: not stored
     assert "Cleo" not in d.submissions(game_id, 2)
     assert d.web.running and d.scheduler.running
     assert (d.web.process.pid, d.scheduler.process.pid) == pids
     assert "Traceback" not in d.scheduler.output(), d.scheduler.output()[-3000:]
-    print(f"PostgreSQL stopped twice; {sum(len(t) for t in phones.attempts.values())} plays handed in, "
-          f"{acknowledged} acknowledged and checked, {len(refused)} refused with a 503")
+    print(
+        f"PostgreSQL stopped twice; {sum(len(t) for t in phones.attempts.values())} plays handed in, "
+        f"{acknowledged} acknowledged and checked, {len(refused)} refused with a 503"
+    )

@@ -45,8 +45,12 @@ NOTATION_ALPHABET = LETTERS + LETTERS.lower() + "0123456789.() ?"
 
 # ---------------------------------------------------------------- (a) the notation parser
 
-coordinates = st.builds(lambda letter, number, first: f"{letter}{number}" if first else f"{number}{letter}",
-                        st.sampled_from(LETTERS + "az"), st.integers(-1, 20), st.booleans())
+coordinates = st.builds(
+    lambda letter, number, first: f"{letter}{number}" if first else f"{number}{letter}",
+    st.sampled_from(LETTERS + "az"),
+    st.integers(-1, 20),
+    st.booleans(),
+)
 written_words = st.text(alphabet=LETTERS + LETTERS.lower() + ".()", max_size=17)
 separators = st.sampled_from([" ", "  ", "\t", "\u00a0", "\n", "", " x "])
 notation_text = st.one_of(
@@ -79,12 +83,16 @@ def test_the_parser_reads_or_refuses_any_text(boards: list[Board], text: str, wh
     _read_or_refuse(text, boards[which], notation)
 
 
-@given(text=notation_text, which=st.integers(0, 1), notation=st.sampled_from(["english", "french"]),
-       rack=st.sampled_from(["AEINRST", "QUA?SH", "EE?", "ZZZZZZZ", ""]))
+@given(
+    text=notation_text,
+    which=st.integers(0, 1),
+    notation=st.sampled_from(["english", "french"]),
+    rack=st.sampled_from(["AEINRST", "QUA?SH", "EE?", "ZZZZZZZ", ""]),
+)
 @settings(max_examples=PARSER_EXAMPLES, deadline=None, database=None)
 def test_the_parser_and_the_rules_read_or_refuse_notation_like_text(
-        boards: list[Board], en_rules: Ruleset, en_lexicon: Lexicon, text: str, which: int, notation: str,
-        rack: str) -> None:
+    boards: list[Board], en_rules: Ruleset, en_lexicon: Lexicon, text: str, which: int, notation: str, rack: str
+) -> None:
     _read_or_refuse(text, boards[which], notation)
     try:  # the rest of the way a submission takes: placement rules and scoring, with a rack
         evaluation = evaluate(boards[which], en_rules, en_lexicon, text, rack, notation)  # type: ignore[arg-type]
@@ -110,8 +118,11 @@ def _bodies(rack_plays: list[str]) -> st.SearchStrategy[bytes]:
         return json.dumps(value).encode()
 
     return st.one_of(
-        st.builds(lambda move, extra: dumped({"move": move, **extra}), moves,
-                  st.dictionaries(st.text(max_size=8), json_values, max_size=3)),
+        st.builds(
+            lambda move, extra: dumped({"move": move, **extra}),
+            moves,
+            st.dictionaries(st.text(max_size=8), json_values, max_size=3),
+        ),
         st.sampled_from(rack_plays).map(lambda move: dumped({"move": move})),  # some are taken
         json_values.map(dumped),
         st.binary(max_size=200),
@@ -121,14 +132,23 @@ def _bodies(rack_plays: list[str]) -> st.SearchStrategy[bytes]:
     )
 
 
-CONTENT_TYPES = [None, "application/json", "text/plain", "application/x-www-form-urlencoded",
-                 "multipart/form-data; boundary=x", "application/json; charset=utf-16", "image/png"]
+CONTENT_TYPES = [
+    None,
+    "application/json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/json; charset=utf-16",
+    "image/png",
+]
 
 
 def _counts(app: Flask) -> tuple[int, int]:
     with app.app_context():
-        return (int(db.session.execute(select(func.count()).select_from(Submission)).scalar_one()),
-                int(db.session.execute(select(func.count()).select_from(Event)).scalar_one()))
+        return (
+            int(db.session.execute(select(func.count()).select_from(Submission)).scalar_one()),
+            int(db.session.execute(select(func.count()).select_from(Event)).scalar_one()),
+        )
 
 
 @pytest.fixture
@@ -151,28 +171,47 @@ def game_in_play(app: Flask, en_rules: Ruleset, en_lexicon: Lexicon) -> dict[str
 
 
 def test_no_submission_makes_a_server_error_or_stores_anything_when_refused(
-        app: Flask, client: FlaskClient, game_in_play: dict[str, Any]) -> None:
+    app: Flask, client: FlaskClient, game_in_play: dict[str, Any]
+) -> None:
     gid, token = game_in_play["id"], game_in_play["token"]
     seen: dict[int, int] = {}
 
-    @given(body=_bodies(game_in_play["rack_plays"]), content_type=st.sampled_from(CONTENT_TYPES),
-           number=st.one_of(st.just("1"), st.integers(-5, 2**70).map(str), st.text(max_size=10).map(
-               lambda t: quote(t, safe=""))),
-           game=st.sampled_from([str(gid), str(gid), str(game_in_play["other"]), "999999", "0", "x"]),
-           who=st.sampled_from(["player", "none", "junk", "basic"]),
-           method=st.sampled_from(["POST", "PUT", "GET"]), elsewhere=st.integers(0, 9))
-    @settings(max_examples=API_EXAMPLES, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                     HealthCheck.data_too_large])
-    def run(body: bytes, content_type: str | None, number: str, game: str, who: str, method: str,
-            elsewhere: int) -> None:
+    @given(
+        body=_bodies(game_in_play["rack_plays"]),
+        content_type=st.sampled_from(CONTENT_TYPES),
+        number=st.one_of(
+            st.just("1"), st.integers(-5, 2**70).map(str), st.text(max_size=10).map(lambda t: quote(t, safe=""))
+        ),
+        game=st.sampled_from([str(gid), str(gid), str(game_in_play["other"]), "999999", "0", "x"]),
+        who=st.sampled_from(["player", "none", "junk", "basic"]),
+        method=st.sampled_from(["POST", "PUT", "GET"]),
+        elsewhere=st.integers(0, 9),
+    )
+    @settings(
+        max_examples=API_EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    def run(
+        body: bytes, content_type: str | None, number: str, game: str, who: str, method: str, elsewhere: int
+    ) -> None:
         if elsewhere < 7:  # most bodies go all the way in: the player's POST to the open round
             number, game, who, method = "1", str(gid), "player", "POST"
-        headers = {"player": {"Authorization": f"Bearer {token}"}, "none": {}, "junk": {"Authorization": "Bearer x"},
-                   "basic": {"Authorization": f"Basic {token}"}}[who]
+        headers = {
+            "player": {"Authorization": f"Bearer {token}"},
+            "none": {},
+            "junk": {"Authorization": "Bearer x"},
+            "basic": {"Authorization": f"Basic {token}"},
+        }[who]
         before = _counts(app)
-        answer = client.open(f"/api/games/{game}/rounds/{number}/plays", method=method, data=body,
-                             headers=headers, content_type=content_type)
+        answer = client.open(
+            f"/api/games/{game}/rounds/{number}/plays",
+            method=method,
+            data=body,
+            headers=headers,
+            content_type=content_type,
+        )
         seen[answer.status_code] = seen.get(answer.status_code, 0) + 1
         assert answer.status_code < 500, (answer.status_code, answer.get_data()[:300])
         assert answer.is_json, (answer.status_code, answer.get_data()[:300])
@@ -202,16 +241,26 @@ def test_no_play_from_the_phone_page_makes_a_server_error(app: Flask, game_in_pl
     token = csrf_token(phone, f"/play/{gid}")
     seen: dict[int, int] = {}
 
-    @given(move=st.one_of(notation_text, st.text(max_size=40), st.sampled_from(game_in_play["rack_plays"])),
-           number=st.one_of(st.just("1"), st.text(max_size=6), st.integers(-3, 2**80).map(str),
-                            st.sampled_from(["²", "١", "9" * 5000])),
-           as_json=st.booleans())
-    @settings(max_examples=PAGE_EXAMPLES, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(
+        move=st.one_of(notation_text, st.text(max_size=40), st.sampled_from(game_in_play["rack_plays"])),
+        number=st.one_of(
+            st.just("1"), st.text(max_size=6), st.integers(-3, 2**80).map(str), st.sampled_from(["²", "١", "9" * 5000])
+        ),
+        as_json=st.booleans(),
+    )
+    @settings(
+        max_examples=PAGE_EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
     def run(move: str, number: str, as_json: bool) -> None:
         before = _counts(app)
-        answer = phone.post(f"/play/{gid}/submit", data={"csrf_token": token, "round": number, "move": move},
-                            headers={"Accept": "application/json"} if as_json else {})
+        answer = phone.post(
+            f"/play/{gid}/submit",
+            data={"csrf_token": token, "round": number, "move": move},
+            headers={"Accept": "application/json"} if as_json else {},
+        )
         seen[answer.status_code] = seen.get(answer.status_code, 0) + 1
         assert answer.status_code < 500, (answer.status_code, answer.get_data()[:300])
         after = _counts(app)

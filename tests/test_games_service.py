@@ -69,10 +69,20 @@ def test_a_round_closes_once_at_its_deadline_and_the_next_starts_after_the_pause
         placed = parse_move(first.tops[0], Board(ruleset("en").layout, list(first.board_before)), "english")
         assert second.reliquat == reliquat_after(first.rack, placed)
         assert Counter(second.reliquat) <= Counter(second.rack) or second.draw_record.startswith("-")
-        kinds = [e.kind for e in db.session.execute(select(Event).where(Event.game_id == game_id)
-                                                    .order_by(Event.id)).scalars()]
-        assert kinds == ["created", "joined", "joined", "joined", "round_started", "submission", "round_closed",
-                         "round_started"]
+        kinds = [
+            e.kind
+            for e in db.session.execute(select(Event).where(Event.game_id == game_id).order_by(Event.id)).scalars()
+        ]
+        assert kinds == [
+            "created",
+            "joined",
+            "joined",
+            "joined",
+            "round_started",
+            "submission",
+            "round_closed",
+            "round_started",
+        ]
 
 
 def test_two_closers_at_once_close_the_round_exactly_once(app: Flask) -> None:
@@ -137,8 +147,9 @@ def test_every_accepted_submission_counts_even_when_it_races_the_close(app: Flas
         t.join(timeout=60)
     with app.app_context():
         round_id = _round(game_id, 1).id
-        stored = Counter(s.player_id for s in db.session.execute(
-            select(Submission).where(Submission.round_id == round_id)).scalars())
+        stored = Counter(
+            s.player_id for s in db.session.execute(select(Submission).where(Submission.round_id == round_id)).scalars()
+        )
         judged = {r.player_id for r in db.session.execute(select(Result).where(Result.round_id == round_id)).scalars()}
     assert stored == accepted  # every "accepted" answer is on disk, nothing else is
     assert judged == {pid for pid, n in accepted.items() if n}  # and every player who got one is judged

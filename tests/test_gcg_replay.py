@@ -47,7 +47,8 @@ EXCLUDED: dict[str, str] = {
 # Records that must fail to read, with the line the error must name.
 UNREADABLE: dict[str, tuple[int, str]] = {
     "macondo/name_weird_encoding_with_header.gcg": (
-        2, "declares #character-encoding ISO8859-6 but is UTF-8 text (macondo's bad-encoding fixture)",
+        2,
+        "declares #character-encoding ISO8859-6 but is UTF-8 text (macondo's bad-encoding fixture)",
     ),
 }
 # Records whose racks do not hold the tiles played: the rack is not checked, the placement is.
@@ -235,8 +236,15 @@ def test_withdrawn_challenge_time_and_end_of_game() -> None:
         ">ann: AEQ (AEQ) -12 -22\n"
     ).events
     kinds = [type(e) for e in events]
-    assert kinds == [Placement, PhonyWithdrawn, ChallengeBonus, ChallengeBonus, TimePenalty, EndRackPoints,
-                     EndRackPenalty]
+    assert kinds == [
+        Placement,
+        PhonyWithdrawn,
+        ChallengeBonus,
+        ChallengeBonus,
+        TimePenalty,
+        EndRackPoints,
+        EndRackPenalty,
+    ]
     withdrawn, bonus, bare_bonus, time, points, penalty = events[1:]
     assert isinstance(withdrawn, PhonyWithdrawn) and (withdrawn.score, withdrawn.total) == (-76, 0)
     assert isinstance(bonus, ChallengeBonus) and (bonus.rack, bonus.bonus) == ("DEILNOS", 5)
@@ -259,17 +267,20 @@ def test_malformed_event_names_its_line() -> None:
     assert isinstance(info.value, ValueError)
 
 
-@pytest.mark.parametrize(("body", "line", "problem"), [
-    (">carl: AEINRST 8D NASTIER +66 66\n", 5, "not one of the players"),
-    (">ann: AEINRST -- +5 5\n", 5, "loses points"),
-    (">ann: AEINRST -AB +3 3\n", 5, "exchange"),
-    (">ann: AEINRST - +3 3\n", 5, "pass"),
-    (">ann: AE1NRST 8D NASTIER +66 66\n", 5, "not tiles"),
-    ("just some text\n", 5, "unexpected text"),
-    ("#character-encoding UTF-8\n", 5, "first line"),
-    ("#\n", 5, "pragma"),
-    (">ann AEINRST 8D NASTIER +66 66\n", 5, "event line"),
-])
+@pytest.mark.parametrize(
+    ("body", "line", "problem"),
+    [
+        (">carl: AEINRST 8D NASTIER +66 66\n", 5, "not one of the players"),
+        (">ann: AEINRST -- +5 5\n", 5, "loses points"),
+        (">ann: AEINRST -AB +3 3\n", 5, "exchange"),
+        (">ann: AEINRST - +3 3\n", 5, "pass"),
+        (">ann: AE1NRST 8D NASTIER +66 66\n", 5, "not tiles"),
+        ("just some text\n", 5, "unexpected text"),
+        ("#character-encoding UTF-8\n", 5, "first line"),
+        ("#\n", 5, "pragma"),
+        (">ann AEINRST 8D NASTIER +66 66\n", 5, "event line"),
+    ],
+)
 def test_malformed_lines(body: str, line: int, problem: str) -> None:
     with pytest.raises(GCGError, match=problem) as info:
         parse_events(body)

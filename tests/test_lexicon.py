@@ -171,8 +171,11 @@ def test_import_unknown_rules(tmp_path: Path) -> None:
         LexiconStore(tmp_path / "data").import_list("mini", word_list, "de")
 
 
-@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n", "x\ny\n", "peut-être\n"],
-                         ids=["empty", "blank-lines", "comment", "one-letter", "hyphen"])
+@pytest.mark.parametrize(
+    "content",
+    ["", "\n\n", "# only a comment\n", "x\ny\n", "peut-être\n"],
+    ids=["empty", "blank-lines", "comment", "one-letter", "hyphen"],
+)
 def test_import_no_usable_word(content: str, tmp_path: Path) -> None:
     word_list = tmp_path / "words.txt"
     word_list.write_text(content, "utf-8")

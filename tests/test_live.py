@@ -38,6 +38,7 @@ WAIT = 20.0
 
 T = TypeVar("T")
 
+
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run ``coroutine`` in a loop of its own thread and return what it returns: the browser tests'
     Playwright keeps an event loop running in the main thread for the whole session, where
@@ -60,6 +61,7 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 # ------------------------------------------------------------------------------------------ the hub
+
 
 def _new_game(app: Flask, players: int = 0) -> tuple[int, list[str]]:
     with app.app_context():
@@ -112,8 +114,11 @@ def test_hub_reads_each_event_once_and_fans_it_out_per_game(app: Flask) -> None:
 
     async def scenario() -> None:
         async with running_hub(app, 30.0) as hub:  # only the in-process wake-up can deliver within the test
-            loud, quiet, elsewhere = hub.subscribe(game_id, False), hub.subscribe(game_id, True), \
-                hub.subscribe(other_id, False)
+            loud, quiet, elsewhere = (
+                hub.subscribe(game_id, False),
+                hub.subscribe(game_id, True),
+                hub.subscribe(other_id, False),
+            )
             await asyncio.to_thread(play_a_little)
             heard = await _frames(loud, 3)
             assert [data["kind"] for _, data in heard] == ["joined", "round_started", "submission"]
@@ -150,11 +155,21 @@ def test_hub_delivers_an_event_committed_after_a_later_one(app: Flask) -> None:
             with app.app_context():
                 slow = db.engine.connect()
                 slow_tx = slow.begin()
-                slow.execute(insert(Event).values(game_id=game_id, kind="paused", data={"round": 1},
-                                                  author="slow", created_at=service.utcnow()))
+                slow.execute(
+                    insert(Event).values(
+                        game_id=game_id, kind="paused", data={"round": 1}, author="slow", created_at=service.utcnow()
+                    )
+                )
                 with db.engine.begin() as fast:
-                    fast.execute(insert(Event).values(game_id=game_id, kind="resumed", data={"round": 1},
-                                                      author="fast", created_at=service.utcnow()))
+                    fast.execute(
+                        insert(Event).values(
+                            game_id=game_id,
+                            kind="resumed",
+                            data={"round": 1},
+                            author="fast",
+                            created_at=service.utcnow(),
+                        )
+                    )
                 first = await _frames(stream, 1)
                 assert [data["by"] for _, data in first] == ["fast"]
                 slow_tx.commit()
@@ -188,6 +203,7 @@ def _log_event(app: Flask, game_id: int) -> None:
 
 
 # ----------------------------------------------------------------------------- group commit (SQLite)
+
 
 def test_every_commit_waits_for_an_fsync_that_began_after_it() -> None:
     """The guarantee that makes a shared fsync as durable as one each: nobody returns before an fsync
@@ -238,6 +254,7 @@ def test_sqlite_commits_wait_for_the_group_fsync(app: Flask) -> None:
 
 # ------------------------------------------------------------------------- the real server (uvicorn)
 
+
 class SseClient:
     """A minimal Server-Sent Events reader on a raw connection, as light as a phone's."""
 
@@ -251,8 +268,9 @@ class SseClient:
         """Read until ``until(self.events)`` is true."""
         reader, writer = await asyncio.open_connection(self.host, self.port)
         resume = f"Last-Event-ID: {self.last_event_id}\r\n" if self.last_event_id is not None else ""
-        writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n{resume}\r\n"
-                     .encode())
+        writer.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n{resume}\r\n".encode()
+        )
         self.status = int((await reader.readline()).split()[1])
         while (await reader.readline()) not in (b"\r\n", b""):
             pass
@@ -298,11 +316,16 @@ def test_hundreds_of_streams_hear_the_round_start_without_a_thread_each(server: 
     async def scenario() -> None:
         started = lambda events: any(e["kind"] == "round_started" for e in events)  # noqa: E731
         listening = [asyncio.create_task(phone.run(started)) for phone in phones]
-        watching = asyncio.create_task(projector.run(lambda events: sum(e["kind"] == "joined" for e in events) >= 2
-                                                     and started(events)))
+        watching = asyncio.create_task(
+            projector.run(lambda events: sum(e["kind"] == "joined" for e in events) >= 2 and started(events))
+        )
         await asyncio.sleep(1.0)  # every stream connected and subscribed
-        await asyncio.to_thread(lambda: [server.ok("POST", "/api/join", {"code": game["join_code"], "name": name},
-                                                   status=201) for name in ("Ann", "Bob")])
+        await asyncio.to_thread(
+            lambda: [
+                server.ok("POST", "/api/join", {"code": game["join_code"], "name": name}, status=201)
+                for name in ("Ann", "Bob")
+            ]
+        )
         await asyncio.to_thread(server.ok, "POST", f"/api/games/{gid}/start", None, director)
         await asyncio.wait_for(asyncio.gather(*listening, watching), WAIT * 2)
 
@@ -340,7 +363,10 @@ def test_a_reconnecting_stream_gets_exactly_what_it_missed(server: TirageServer)
 def test_stream_refusals_are_clear(server: TirageServer) -> None:
     status, headers, body = server.request("GET", "/api/games/999/events")
     assert (status, headers["content-type"], json.loads(body)) == (
-        404, "application/json", {"error": "no game has the id 999"})
+        404,
+        "application/json",
+        {"error": "no game has the id 999"},
+    )
     director = _director(server)
     gid = server.ok("POST", "/api/games", {"rules": "en"}, director, status=201)["id"]
     for query, header in [("?timeout=soon", {}), ("?quiet=maybe", {}), ("", {"Last-Event-ID": "-1"})]:
@@ -350,6 +376,7 @@ def test_stream_refusals_are_clear(server: TirageServer) -> None:
 
 # ---------------------------------------------------------------- several processes, PostgreSQL, Redis
 
+
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
     server = RedisServer()
@@ -358,8 +385,13 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 def test_two_web_processes_and_a_scheduler_share_one_game_through_redis(
-        tmp_path: Path, lexicon_store: LexiconStore, en_rules: Ruleset, en_lexicon: Lexicon, postgres: Any,
-        redis_server: RedisServer) -> None:
+    tmp_path: Path,
+    lexicon_store: LexiconStore,
+    en_rules: Ruleset,
+    en_lexicon: Lexicon,
+    postgres: Any,
+    redis_server: RedisServer,
+) -> None:
     """The deployment of docs/deployment.md on one machine: a play handed in on one web process is heard on
     the projector's stream held by another, and the round closed by the scheduler process is heard too.
     The hubs' database poll is set to ten minutes, so only Redis can deliver within the test."""
@@ -375,20 +407,21 @@ def test_two_web_processes_and_a_scheduler_share_one_game_through_redis(
     try:
         first.create_director("alice", PASSWORD)
         director = _director(first)
-        game = first.ok("POST", "/api/games", {"rules": "en", "round_seconds": 10, "reveal_seconds": None},
-                        director, status=201)
+        game = first.ok(
+            "POST", "/api/games", {"rules": "en", "round_seconds": 10, "reveal_seconds": None}, director, status=201
+        )
         gid = game["id"]
         projector = SseClient(second.base_url, f"/api/games/{gid}/events")
 
         async def scenario() -> None:
             heard = asyncio.create_task(projector.run(lambda events: any(e["kind"] == "round_closed" for e in events)))
             await asyncio.sleep(1.0)
-            ann = await asyncio.to_thread(first.ok, "POST", "/api/join", {"code": game["join_code"], "name": "Ann"},
-                                          None, 201)
+            ann = await asyncio.to_thread(
+                first.ok, "POST", "/api/join", {"code": game["join_code"], "name": "Ann"}, None, 201
+            )
             state = await asyncio.to_thread(second.ok, "POST", f"/api/games/{gid}/start", None, director)
             top, _score, _lesser = best_play(state, en_rules, en_lexicon)
-            await asyncio.to_thread(first.ok, "POST", f"/api/games/{gid}/rounds/1/plays", {"move": top},
-                                    ann["token"])
+            await asyncio.to_thread(first.ok, "POST", f"/api/games/{gid}/rounds/1/plays", {"move": top}, ann["token"])
             await asyncio.wait_for(heard, WAIT * 2)
 
         run_async(scenario())

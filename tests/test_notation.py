@@ -231,7 +231,11 @@ def test_every_square_and_direction_round_trips(notation: str, style: str, en_ru
         parsed = parse_move(text, board, notation)  # type: ignore[arg-type]
         assert parsed == move
         assert (parsed.row, parsed.col, parsed.horizontal, parsed.word, parsed.tiles) == (
-            row, col, horizontal, "Tan", tiles,
+            row,
+            col,
+            horizontal,
+            "Tan",
+            tiles,
         )
         checked += 1
     assert checked == 2 * SIZE * (SIZE - 2)

@@ -24,9 +24,20 @@ from trainer.games import accounts
 from trainer.games.models import Correction, Game, Player, Round, Submission
 
 GAME_FORM: dict[str, Any] = {
-    "rules": "en", "lexicon": "", "notation": "default", "round_seconds": "180", "reveal_seconds": "",
-    "max_rounds": "", "solo_bonus": "10", "solo_min_players": "16", "min_vowels": "2", "min_consonants": "2",
-    "late_from_round": "16", "late_min_vowels": "1", "late_min_consonants": "1", "blanks_either": "y",
+    "rules": "en",
+    "lexicon": "",
+    "notation": "default",
+    "round_seconds": "180",
+    "reveal_seconds": "",
+    "max_rounds": "",
+    "solo_bonus": "10",
+    "solo_min_players": "16",
+    "min_vowels": "2",
+    "min_consonants": "2",
+    "late_from_round": "16",
+    "late_min_vowels": "1",
+    "late_min_consonants": "1",
+    "blanks_either": "y",
     "seed": "12345",
 }
 
@@ -81,8 +92,11 @@ def submit(client: FlaskClient, game_id: int, move: str, json: bool = True, **he
     number = re.search(r'name="round" value="(\d+)"', client.get(f"/play/{game_id}").get_data(as_text=True))
     assert number
     accept = {"Accept": "application/json"} if json else {}
-    return client.post(f"/play/{game_id}/submit", data={"csrf_token": token, "round": number.group(1), "move": move},
-                       headers={**accept, **headers})
+    return client.post(
+        f"/play/{game_id}/submit",
+        data={"csrf_token": token, "round": number.group(1), "move": move},
+        headers={**accept, **headers},
+    )
 
 
 def join_code(app: Flask, game_id: int) -> str:
@@ -96,8 +110,9 @@ def current_round(app: Flask, game_id: int) -> Round:
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
-        round_ = db.session.execute(select(Round).where(Round.game_id == game_id,
-                                                        Round.number == game.round_number)).scalar_one()
+        round_ = db.session.execute(
+            select(Round).where(Round.game_id == game_id, Round.number == game.round_number)
+        ).scalar_one()
         db.session.expunge(round_)
         return round_
 
@@ -106,8 +121,9 @@ def plays_of(app: Flask, round_: Round) -> list[tuple[str, int]]:
     """Every legal play of the round (from the engine, independently of what the round stored)."""
     rules = ruleset("en")
     with app.app_context():
-        moves = generate_moves(Board(rules.layout, list(round_.board_before)), rules, lexicon_store().load("en"),
-                               round_.rack)
+        moves = generate_moves(
+            Board(rules.layout, list(round_.board_before)), rules, lexicon_store().load("en"), round_.rack
+        )
     return sorted(((format_move(m, "english"), m.score or 0) for m in moves), key=lambda p: -p[1])
 
 
@@ -133,16 +149,19 @@ def test_director_pages_need_a_login_and_come_back_after_it(client: FlaskClient,
     token = csrf_token(client, "/director/login")
     wrong = client.post("/director/login", data={"csrf_token": token, "username": "alice", "password": "nope-nope"})
     assert wrong.status_code == 400 and "Wrong director name or password." in text_of(wrong.get_data(as_text=True))
-    right = client.post("/director/login?next=/director/games/new",
-                        data={"csrf_token": token, "username": "alice", "password": "password123"})
+    right = client.post(
+        "/director/login?next=/director/games/new",
+        data={"csrf_token": token, "username": "alice", "password": "password123"},
+    )
     assert right.status_code == 303 and right.headers["Location"] == "/director/games/new"
 
 
 def test_login_never_redirects_to_another_site(client: FlaskClient, director: str) -> None:
     token = csrf_token(client, "/director/login")
     for target in ("//evil.example/", "https://evil.example/", "/\\evil.example"):
-        answer = client.post(f"/director/login?next={target}",
-                             data={"csrf_token": token, "username": "alice", "password": "password123"})
+        answer = client.post(
+            f"/director/login?next={target}", data={"csrf_token": token, "username": "alice", "password": "password123"}
+        )
         assert answer.headers["Location"] == "/director/"
 
 
@@ -154,15 +173,29 @@ def test_forms_without_a_csrf_token_are_refused(app: Flask, client: FlaskClient,
         assert db.session.execute(select(func.count(Game.id))).scalar() == 0
 
 
-def test_the_new_game_form_has_every_setting_with_its_default(app: Flask, client: FlaskClient,
-                                                              director: str) -> None:
+def test_the_new_game_form_has_every_setting_with_its_default(app: Flask, client: FlaskClient, director: str) -> None:
     log_in(client)
     html = client.get("/director/games/new").get_data(as_text=True)
-    for name, value in (("round_seconds", "180"), ("solo_bonus", "10"), ("solo_min_players", "16"),
-                        ("min_vowels", "2"), ("min_consonants", "2"), ("late_from_round", "16")):
+    for name, value in (
+        ("round_seconds", "180"),
+        ("solo_bonus", "10"),
+        ("solo_min_players", "16"),
+        ("min_vowels", "2"),
+        ("min_consonants", "2"),
+        ("late_from_round", "16"),
+    ):
         assert re.search(rf'name="{name}"[^>]*value="{value}"', html), name
-    for name in ("rules", "lexicon", "notation", "reveal_seconds", "max_rounds", "late_min_vowels",
-                 "late_min_consonants", "blanks_either", "seed"):
+    for name in (
+        "rules",
+        "lexicon",
+        "notation",
+        "reveal_seconds",
+        "max_rounds",
+        "late_min_vowels",
+        "late_min_consonants",
+        "blanks_either",
+        "seed",
+    ):
         assert f'name="{name}"' in html, name
     game_id = new_game(client, rules="fr", max_rounds="5", reveal_seconds="45", solo_bonus="0")
     with app.app_context():
@@ -181,7 +214,8 @@ def test_bad_settings_are_explained_and_create_nothing(app: Flask, client: Flask
     assert answer.status_code == 400 and "A whole number from 10 to 3600." in page
     mismatch = client.post("/director/games/new", data={**GAME_FORM, "lexicon": "fr", "csrf_token": token})
     assert mismatch.status_code == 400 and "The lexicon fr is for the fr rules." in text_of(
-        mismatch.get_data(as_text=True))
+        mismatch.get_data(as_text=True)
+    )
     with app.app_context():
         assert db.session.execute(select(func.count(Game.id))).scalar() == 0
 
@@ -207,8 +241,12 @@ def test_another_director_cannot_see_or_run_the_game(app: Flask, client: FlaskCl
         accounts.create_director("bruno", "password456")
     other = app.test_client()
     log_in(other, "bruno", "password456")
-    for path in (f"/director/games/{game_id}", f"/games/{game_id}/projector", f"/director/games/{game_id}/qr.svg",
-                 f"/director/games/{game_id}/export.csv"):
+    for path in (
+        f"/director/games/{game_id}",
+        f"/games/{game_id}/projector",
+        f"/director/games/{game_id}/qr.svg",
+        f"/director/games/{game_id}/export.csv",
+    ):
         assert other.get(path).status_code == 403, path
     missing = other.get("/games/424242/projector")
     assert missing.status_code == 404 and "There is no game number 424242" in text_of(missing.get_data(as_text=True))
@@ -247,8 +285,9 @@ def test_joining_errors_are_next_to_the_field(app: Flask, client: FlaskClient, d
     assert empty.status_code == 400 and 'id="name-error">Enter your name.' in empty.get_data(as_text=True)
 
 
-def test_a_player_keeps_their_identity_and_play_across_reloads(app: Flask, room: tuple[int, FlaskClient,
-                                                                                       FlaskClient]) -> None:
+def test_a_player_keeps_their_identity_and_play_across_reloads(
+    app: Flask, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, _cy = room
     code = join_code(app, game_id)
     # The join link again (a second scan of the QR code) leads back to the same player, not a new one.
@@ -265,7 +304,8 @@ def test_a_player_keeps_their_identity_and_play_across_reloads(app: Flask, room:
 
 
 def test_the_play_page_hands_its_script_the_players_own_token_and_no_cache_keeps_it(
-        app: Flask, room: tuple[int, FlaskClient, FlaskClient]) -> None:
+    app: Flask, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     """The page's script hands plays in through the API (the event-loop path); the token it gets is the
     player's, acts for them only, and the page is never stored."""
     game_id, bob, cy = room
@@ -278,16 +318,21 @@ def test_the_play_page_hands_its_script_the_players_own_token_and_no_cache_keeps
     assert token.group(1) != re.search(r'data-token="([^"]+)"', cy.get(f"/play/{game_id}").get_data(as_text=True))[1]
     round_ = current_round(app, game_id)
     play, score = plays_of(app, round_)[0]
-    taken = app.test_client().post(f"{api.group(1)}/rounds/{round_.number}/plays", json={"move": play},
-                                   headers={"Authorization": f"Bearer {token.group(1)}"})
+    taken = app.test_client().post(
+        f"{api.group(1)}/rounds/{round_.number}/plays",
+        json={"move": play},
+        headers={"Authorization": f"Bearer {token.group(1)}"},
+    )
     assert taken.status_code == 200 and taken.get_json()["score"] == score
-    assert f"Your play: {play}, {score} points as placed" in text_of(bob.get(f"/play/{game_id}/live").get_data(
-        as_text=True))
+    assert f"Your play: {play}, {score} points as placed" in text_of(
+        bob.get(f"/play/{game_id}/live").get_data(as_text=True)
+    )
     assert "Your play:" not in text_of(cy.get(f"/play/{game_id}/live").get_data(as_text=True))
 
 
-def test_a_stranger_is_sent_to_join_and_a_missing_game_says_so(app: Flask, room: tuple[int, FlaskClient,
-                                                                                         FlaskClient]) -> None:
+def test_a_stranger_is_sent_to_join_and_a_missing_game_says_so(
+    app: Flask, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, _bob, _cy = room
     stranger = app.test_client()
     answer = stranger.get(f"/play/{game_id}")
@@ -298,21 +343,25 @@ def test_a_stranger_is_sent_to_join_and_a_missing_game_says_so(app: Flask, room:
 
 
 def test_refused_plays_are_explained_in_the_players_language_and_never_stored(
-        app: Flask, room: tuple[int, FlaskClient, FlaskClient]) -> None:
+    app: Flask, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, _cy = room
     rack = current_round(app, game_id).rack
     absent = next(letter for letter in "ZQXJKVWY" if letter not in rack)
     two = "".join(letter for letter in rack if letter != "?")[:2]
-    for move, message in (("H8", "Write a square and a word, like 8D TRAIN."),
-                          ("Z9 " + two, "Z is off the board."),
-                          ("8A " + two, "The first play must cover the centre square H8."),
-                          (f"8H {absent}{absent}", f"Your rack has no {absent}.")):
+    for move, message in (
+        ("H8", "Write a square and a word, like 8D TRAIN."),
+        ("Z9 " + two, "Z is off the board."),
+        ("8A " + two, "The first play must cover the centre square H8."),
+        (f"8H {absent}{absent}", f"Your rack has no {absent}."),
+    ):
         answer = submit(bob, game_id, move)
         assert answer.status_code == 422 and answer.get_json() == {"ok": False, "error": message}, move
     # Without the page's script, the form is posted and the error shown next to the input.
     plain = submit(bob, game_id, "Z9 " + two, json=False)
     assert plain.status_code == 422 and 'id="move-error" role="alert" data-play-error>Z is off the board.' in (
-        plain.get_data(as_text=True))
+        plain.get_data(as_text=True)
+    )
     french = submit(bob, game_id, "8A " + two, **{"Accept-Language": "fr"})
     assert french.get_json()["error"] == "Le premier coup doit passer par la case centrale H8."
     with app.app_context():
@@ -320,7 +369,8 @@ def test_refused_plays_are_explained_in_the_players_language_and_never_stored(
 
 
 def test_a_play_can_be_replaced_until_the_close_and_the_last_one_counts(
-        app: Flask, client: FlaskClient, room: tuple[int, FlaskClient, FlaskClient]) -> None:
+    app: Flask, client: FlaskClient, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, cy = room
     round_ = current_round(app, game_id)
     plays = plays_of(app, round_)
@@ -329,8 +379,11 @@ def test_a_play_can_be_replaced_until_the_close_and_the_last_one_counts(
     assert submit(bob, game_id, lesser).get_json()["ok"]  # Bob changes his mind
     assert submit(cy, game_id, top).get_json()["ok"]
     # Before the close, nothing on any page gives the tops away.
-    for client_, path in ((bob, f"/play/{game_id}/live"), (client, f"/games/{game_id}/projector/live"),
-                          (client, f"/director/games/{game_id}/live")):
+    for client_, path in (
+        (bob, f"/play/{game_id}/live"),
+        (client, f"/games/{game_id}/projector/live"),
+        (client, f"/director/games/{game_id}/live"),
+    ):
         page = client_.get(path).get_data(as_text=True)
         assert round_.tops and not [t for t in round_.tops if t in page], path  # Bob's page shows his own play only
     projector = client.get(f"/games/{game_id}/projector/live").get_data(as_text=True)
@@ -345,14 +398,18 @@ def test_a_play_can_be_replaced_until_the_close_and_the_last_one_counts(
     assert f"You are 2 of 2 with {lesser_score} points" in bob_page
 
 
-def test_late_plays_are_refused_after_the_close(app: Flask, client: FlaskClient,
-                                                room: tuple[int, FlaskClient, FlaskClient]) -> None:
+def test_late_plays_are_refused_after_the_close(
+    app: Flask, client: FlaskClient, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, _cy = room
     play = plays_of(app, current_round(app, game_id))[0][0]
     token = csrf_token(bob, f"/play/{game_id}")
     assert act(client, game_id, "close").get_json()["ok"]
-    answer = bob.post(f"/play/{game_id}/submit", data={"csrf_token": token, "round": "1", "move": play},
-                      headers={"Accept": "application/json"})
+    answer = bob.post(
+        f"/play/{game_id}/submit",
+        data={"csrf_token": token, "round": "1", "move": play},
+        headers={"Accept": "application/json"},
+    )
     assert answer.status_code == 422
     assert answer.get_json()["error"] == "Round 1 is closed: your play came too late."
 
@@ -360,21 +417,24 @@ def test_late_plays_are_refused_after_the_close(app: Flask, client: FlaskClient,
 # ---------------------------------------------------------------- running the night
 
 
-def test_the_director_runs_a_game_from_the_console(app: Flask, client: FlaskClient,
-                                                   room: tuple[int, FlaskClient, FlaskClient]) -> None:
+def test_the_director_runs_a_game_from_the_console(
+    app: Flask, client: FlaskClient, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, _cy = room
     assert act(client, game_id, "toggle").get_json() == {"ok": True, "status": "paused"}
     assert "Paused" in text_of(bob.get(f"/play/{game_id}/live").get_data(as_text=True))
     assert act(client, game_id, "toggle").get_json() == {"ok": True, "status": "playing"}
     before = current_round(app, game_id).deadline
     token = csrf_token(client, f"/director/games/{game_id}")
-    assert client.post(f"/director/games/{game_id}/extend", data={"csrf_token": token, "seconds": "60"}
-                       ).status_code == 303
+    assert (
+        client.post(f"/director/games/{game_id}/extend", data={"csrf_token": token, "seconds": "60"}).status_code == 303
+    )
     after = current_round(app, game_id).deadline
     assert before is not None and after is not None and 59 <= (after - before).total_seconds() <= 61
     refused = act(client, game_id, "next")
     assert refused.status_code == 409 and refused.get_json()["error"] == (
-        "This can only be done during a round's reveal.")
+        "This can only be done during a round's reveal."
+    )
     assert act(client, game_id, "close").get_json()["status"] == "revealing"
     assert act(client, game_id, "next").get_json()["status"] == "playing"
     assert current_round(app, game_id).number == 2
@@ -395,8 +455,9 @@ def test_the_director_runs_a_game_from_the_console(app: Flask, client: FlaskClie
     assert gcg.status_code == 200 and "attachment" in gcg.headers["Content-Disposition"]
 
 
-def test_corrections_and_another_top_from_the_console(app: Flask, client: FlaskClient,
-                                                      room: tuple[int, FlaskClient, FlaskClient]) -> None:
+def test_corrections_and_another_top_from_the_console(
+    app: Flask, client: FlaskClient, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, _cy = room
     play, score = plays_of(app, current_round(app, game_id))[-1]
     assert submit(bob, game_id, play).get_json()["ok"]
@@ -406,24 +467,33 @@ def test_corrections_and_another_top_from_the_console(app: Flask, client: FlaskC
     console = client.get(f"/director/games/{game_id}").get_data(as_text=True)
     assert f'name="player_id" value="{bob_id}"' in console
     token = csrf_token(client, f"/director/games/{game_id}")
-    no_reason = client.post(f"/director/games/{game_id}/rounds/1/corrections",
-                            data={"csrf_token": token, "player_id": str(bob_id), "score": "30", "reason": ""},
-                            follow_redirects=True)
+    no_reason = client.post(
+        f"/director/games/{game_id}/rounds/1/corrections",
+        data={"csrf_token": token, "player_id": str(bob_id), "score": "30", "reason": ""},
+        follow_redirects=True,
+    )
     assert "Say why the score is corrected." in text_of(no_reason.get_data(as_text=True))
-    done = client.post(f"/director/games/{game_id}/rounds/1/corrections", follow_redirects=True,
-                       data={"csrf_token": token, "player_id": str(bob_id), "score": "30", "reason": "misread"})
+    done = client.post(
+        f"/director/games/{game_id}/rounds/1/corrections",
+        follow_redirects=True,
+        data={"csrf_token": token, "player_id": str(bob_id), "score": "30", "reason": "misread"},
+    )
     assert "The score is corrected." in text_of(done.get_data(as_text=True))
     with app.app_context():
         assert [(c.score, c.reason) for c in db.session.execute(select(Correction)).scalars()] == [(30, "misread")]
     assert "Score 30" in text_of(bob.get(f"/play/{game_id}/live").get_data(as_text=True))
     # Another top: only one of the round's tops may be placed.
-    refused = client.post(f"/director/games/{game_id}/rounds/1/top", headers={"Accept": "application/json"},
-                          data={"csrf_token": token, "move": play if score else "8H ZZ"})
+    refused = client.post(
+        f"/director/games/{game_id}/rounds/1/top",
+        headers={"Accept": "application/json"},
+        data={"csrf_token": token, "move": play if score else "8H ZZ"},
+    )
     assert refused.status_code == 422 and "is not one of the round's top plays" in refused.get_json()["error"]
 
 
-def test_the_projector_shows_the_round_then_the_reveal(app: Flask, client: FlaskClient,
-                                                       room: tuple[int, FlaskClient, FlaskClient]) -> None:
+def test_the_projector_shows_the_round_then_the_reveal(
+    app: Flask, client: FlaskClient, room: tuple[int, FlaskClient, FlaskClient]
+) -> None:
     game_id, bob, _cy = room
     round_ = current_round(app, game_id)
     page = client.get(f"/games/{game_id}/projector").get_data(as_text=True)
@@ -438,8 +508,9 @@ def test_the_projector_shows_the_round_then_the_reveal(app: Flask, client: Flask
     assert f"Round 1: the top {round_.placed_move or top}" in reveal or f"Round 1: the top {top}" in reveal
     assert "1 player found the top" in reveal and "1 of 2 handed in a play" in reveal
     assert "Bob" in reveal and "Standings" in reveal
-    highlighted = re.findall(r'class="sq[^"]*highlight[^"]*"', client.get(f"/games/{game_id}/projector/live")
-                             .get_data(as_text=True))
+    highlighted = re.findall(
+        r'class="sq[^"]*highlight[^"]*"', client.get(f"/games/{game_id}/projector/live").get_data(as_text=True)
+    )
     assert len(highlighted) == len(top.split()[1])  # the first play: every letter is a new tile
 
 

@@ -57,14 +57,26 @@ def _act(asgi: TirageASGI, game_id: int, action: str) -> None:
     asgi.hub._fan_out(asgi.hub._read())
 
 
-async def _get(asgi: TirageASGI, path: str, cookie: str | None, language: str = "en",
-               query: bytes = b"") -> tuple[int, dict[str, str], str]:
+async def _get(
+    asgi: TirageASGI, path: str, cookie: str | None, language: str = "en", query: bytes = b""
+) -> tuple[int, dict[str, str], str]:
     headers = [(b"host", b"localhost"), (b"accept", b"text/html"), (b"accept-language", language.encode())]
     if cookie is not None:
         headers.append((b"cookie", f"session={cookie}".encode()))
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "root_path": "", "query_string": query, "headers": headers,
-             "client": ("127.0.0.1", 50000), "server": ("localhost", 80)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query,
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("localhost", 80),
+    }
 
     async def receive() -> dict[str, Any]:
         await asyncio.sleep(3600)
@@ -77,14 +89,18 @@ async def _get(asgi: TirageASGI, path: str, cookie: str | None, language: str = 
 
     await asgi(scope, receive, send)
     start = sent[0]
-    return (start["status"], {k.decode().lower(): v.decode() for k, v in start["headers"]},
-            b"".join(m.get("body", b"") for m in sent[1:]).decode())
+    return (
+        start["status"],
+        {k.decode().lower(): v.decode() for k, v in start["headers"]},
+        b"".join(m.get("body", b"") for m in sent[1:]).decode(),
+    )
 
 
 def _same_clock(html: str) -> str:
     """The clock's seconds left differ by the time between two requests."""
-    return re.sub(r'data-seconds-left="[^"]*" data-running="1">[^<]*<', 'data-seconds-left="…" data-running="1">…<',
-                  html)
+    return re.sub(
+        r'data-seconds-left="[^"]*" data-running="1">[^<]*<', 'data-seconds-left="…" data-running="1">…<', html
+    )
 
 
 def _check(asgi: TirageASGI, phone: Phone, game_id: int, language: str = "en") -> str:
@@ -99,7 +115,8 @@ def _check(asgi: TirageASGI, phone: Phone, game_id: int, language: str = "en") -
 
 
 def test_a_room_reads_the_same_fragment_as_the_view_in_every_state_built_once_per_version(
-        app: Flask, served: TirageASGI) -> None:
+    app: Flask, served: TirageASGI
+) -> None:
     game_id, code = _game(app)
     phones = [Phone(app, code, f"Player {i:02d}") for i in range(PLAYERS)]
     pages = served.pages
@@ -114,15 +131,24 @@ def test_a_room_reads_the_same_fragment_as_the_view_in_every_state_built_once_pe
     builds_before = pages.builds
     # A play through the server's play path shows on the player's page at once (plays do not change the
     # version: the page reads the player's play once one was stored since the rendering).
-    taken = run_async(_post(served, f"/api/games/{game_id}/rounds/1/plays", json.dumps({"move": plays[0][0]})
-                            .encode(), _token(phones[0])))
+    taken = run_async(
+        _post(
+            served,
+            f"/api/games/{game_id}/rounds/1/plays",
+            json.dumps({"move": plays[0][0]}).encode(),
+            _token(phones[0]),
+        )
+    )
     assert taken.status == 200
     assert f'data-submitted="{plays[0][0]}"' in _check(served, phones[0], game_id)
     # Plays through the Flask views show once the event hub has read their submission events.
     for i, phone in enumerate(phones[1:-1], start=1):  # all but the last hand a play in (one more the top)
         move = plays[0][0] if i < 2 else plays[5 + i][0]
-        answer = phone.browser.post(f"/api/games/{game_id}/rounds/1/plays", json={"move": move},
-                                    headers={"Authorization": f"Bearer {_token(phone)}"})
+        answer = phone.browser.post(
+            f"/api/games/{game_id}/rounds/1/plays",
+            json={"move": move},
+            headers={"Authorization": f"Bearer {_token(phone)}"},
+        )
         assert answer.status_code == 200, answer.get_data(as_text=True)
     served.hub._fan_out(served.hub._read())
     assert f'data-submitted="{plays[8][0]}"' in _check(served, phones[3], game_id)
@@ -174,8 +200,9 @@ def service_round(app: Flask, game_id: int) -> Any:
 
 
 def _token(phone: Phone) -> str:
-    found = re.search(r'data-token="([^"]+)"', phone.browser.get(re.sub(r"/live$", "", _play_path(phone)))
-                      .get_data(as_text=True))
+    found = re.search(
+        r'data-token="([^"]+)"', phone.browser.get(re.sub(r"/live$", "", _play_path(phone))).get_data(as_text=True)
+    )
     assert found is not None
     return found.group(1)
 

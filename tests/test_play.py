@@ -76,8 +76,9 @@ def test_rack_must_be_text(en_rules: Ruleset) -> None:
 # --- the placement rules, one message each ---------------------------------------------------
 
 
-def expect_illegal(board: Board, rules: Ruleset, lexicon: Lexicon, play: str | Move, message: str, code: str,
-                   rack: str | None = None) -> IllegalPlayError:
+def expect_illegal(
+    board: Board, rules: Ruleset, lexicon: Lexicon, play: str | Move, message: str, code: str, rack: str | None = None
+) -> IllegalPlayError:
     with pytest.raises(IllegalPlayError, match=message) as caught:
         evaluate(board, rules, lexicon, play, rack)
     assert caught.value.code == code
@@ -86,27 +87,41 @@ def expect_illegal(board: Board, rules: Ruleset, lexicon: Lexicon, play: str | M
 
 
 def test_first_play_must_cover_the_centre(empty_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    error = expect_illegal(empty_board, en_rules, en_lexicon, "8A TRAIN",
-                           "^the first play must cover the centre square H8$", "first_not_on_start")
+    error = expect_illegal(
+        empty_board,
+        en_rules,
+        en_lexicon,
+        "8A TRAIN",
+        "^the first play must cover the centre square H8$",
+        "first_not_on_start",
+    )
     assert error.params == {"square": "H8"}
     expect_illegal(empty_board, en_rules, en_lexicon, "D8 TRAIN", "centre square H8", "first_not_on_start")
 
 
 def test_first_play_needs_two_letters(empty_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    expect_illegal(empty_board, en_rules, en_lexicon, "8H A", "^the first play must have at least two letters$",
-                   "first_too_short")
+    expect_illegal(
+        empty_board, en_rules, en_lexicon, "8H A", "^the first play must have at least two letters$", "first_too_short"
+    )
 
 
 def test_later_plays_must_connect(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    expect_illegal(train_board, en_rules, en_lexicon, "1A AT", "^the play does not touch any tile on the board$",
-                   "not_connected")
+    expect_illegal(
+        train_board, en_rules, en_lexicon, "1A AT", "^the play does not touch any tile on the board$", "not_connected"
+    )
     # One square away diagonally is not touching either.
     expect_illegal(train_board, en_rules, en_lexicon, "9I AT", "does not touch", "not_connected")
 
 
 def test_words_are_whole_runs(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    error = expect_illegal(train_board, en_rules, en_lexicon, "8E RAINS",
-                           "^the word continues through the tile at D8: write the whole word$", "partial_word")
+    error = expect_illegal(
+        train_board,
+        en_rules,
+        en_lexicon,
+        "8E RAINS",
+        "^the word continues through the tile at D8: write the whole word$",
+        "partial_word",
+    )
     assert error.params == {"square": "D8"}
     expect_illegal(train_board, en_rules, en_lexicon, "8A ZAX", "continues through the tile at D8", "partial_word")
     expect_illegal(train_board, en_rules, en_lexicon, "8I S", "continues through the tile at H8", "partial_word")
@@ -138,8 +153,9 @@ def test_square_taken(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon
         ("?RAN", "8D tRAiN", "^rack has no second blank$"),
     ],
 )
-def test_tiles_not_in_rack(rack: str, play: str, message: str, empty_board: Board, en_rules: Ruleset,
-                           en_lexicon: Lexicon) -> None:
+def test_tiles_not_in_rack(
+    rack: str, play: str, message: str, empty_board: Board, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     expect_illegal(empty_board, en_rules, en_lexicon, play, message, "not_in_rack", rack=rack)
 
 
@@ -258,8 +274,9 @@ def test_check_placement_does_not_look_up_words(empty_board: Board, en_rules: Ru
         ("8H TRAINER", "TRAINER", 66),
     ],
 )
-def test_first_play_scores(play: str, rack: str, score: int, empty_board: Board, en_rules: Ruleset,
-                           en_lexicon: Lexicon) -> None:
+def test_first_play_scores(
+    play: str, rack: str, score: int, empty_board: Board, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
     result = validate(empty_board, en_rules, en_lexicon, play, rack)
     assert result.score == score
     move = parse_move(play, empty_board)
@@ -300,8 +317,7 @@ def test_cross_words_with_a_letter_premium(train_board: Board, en_rules: Ruleset
     assert result.score == 44
 
 
-def test_cross_words_with_a_blank_on_the_premium(train_board: Board, en_rules: Ruleset,
-                                                  en_lexicon: Lexicon) -> None:
+def test_cross_words_with_a_blank_on_the_premium(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
     # 7G qI with a blank q: 0 + 1 = 1 across, 0 + 1 = 1 down, IN 2: total 4.
     result = validate(train_board, en_rules, en_lexicon, "7G qI", "?I")
     assert [(w.text, w.score) for w in result.words] == [("qI", 1), ("qI", 1), ("IN", 2)]
@@ -350,7 +366,8 @@ def test_move_equality_is_by_the_new_tiles() -> None:
     assert a != Move(7, 3, True, "TRAINs", (Tile(7, 8, "S", blank=True),))
     assert a != Move(7, 3, True, "TRAINS", (Tile(7, 9, "S"),))
     assert Move(0, 0, True, "AB", (Tile(0, 0, "A"), Tile(0, 1, "B"))) == Move(
-        0, 0, True, "AB", (Tile(0, 1, "B"), Tile(0, 0, "A")))
+        0, 0, True, "AB", (Tile(0, 1, "B"), Tile(0, 0, "A"))
+    )
 
 
 # --- the same answers through the JSON handler -----------------------------------------------
@@ -359,7 +376,10 @@ def test_move_equality_is_by_the_new_tiles() -> None:
 def test_score_handler_matches_the_engine(train_board: Board, lexicon_store: LexiconStore) -> None:
     request = {"board": train_board.rows(), "move": "7G QI", "rack": "QIEST"}
     assert score_handler(request, lexicon_store) == {
-        "move": "7G QI", "score": 44, "words": [["QI", 21], ["QI", 21], ["IN", 2]], "valid": True,
+        "move": "7G QI",
+        "score": 44,
+        "words": [["QI", 21], ["QI", 21], ["IN", 2]],
+        "valid": True,
     }
     phony = score_handler({"board": train_board.rows(), "move": "9D ZZ"}, lexicon_store)
     assert phony["valid"] is False
@@ -372,7 +392,8 @@ def test_score_handler_in_french(fr_rules: Ruleset, lexicon_store: LexiconStore)
     # French H4 TRAIN is English 8D TRAIN: 12 (same board, same letter values for T R A I N).
     result = score_handler({"rules": "fr", "board": ["." * 15] * 15, "move": "H4 TRAIN"}, lexicon_store)
     assert (result["move"], result["score"], result["valid"]) == ("H4 TRAIN", 12, True)
-    english = score_handler({"rules": "fr", "notation": "english", "board": ["." * 15] * 15, "move": "8D TRAIN"},
-                            lexicon_store)
+    english = score_handler(
+        {"rules": "fr", "notation": "english", "board": ["." * 15] * 15, "move": "8D TRAIN"}, lexicon_store
+    )
     assert english["score"] == 12
     assert format_move(parse_move("8D TRAIN", Board.empty(fr_rules)), "french") == "H4 TRAIN"

@@ -44,8 +44,9 @@ def _started_game(app: Flask, players: int) -> tuple[int, list[str], list[str]]:
         round_ = service.current_round(game)
         assert round_ is not None
         rules = ruleset("en")
-        moves = generate_moves(Board(rules.layout, list(round_.board_before)), rules, lexicon_store().load("en"),
-                               round_.rack)
+        moves = generate_moves(
+            Board(rules.layout, list(round_.board_before)), rules, lexicon_store().load("en"), round_.rack
+        )
         plays = [format_move(m) for m in sorted(moves, key=lambda m: -(m.score or 0))]
         return game.id, tokens, plays
 
@@ -67,24 +68,40 @@ def test_a_burst_is_written_at_once_and_only_late_plays_are_refused(app: Flask) 
         def pending(player_index: int, play: str, seconds_before: float) -> PendingPlay:
             move, score = service.judge(playing, play)
             player = players[player_index]
-            return PendingPlay(playing, player.id, player.name, move, score,
-                               deadline - timedelta(seconds=seconds_before))
+            return PendingPlay(
+                playing, player.id, player.name, move, score, deadline - timedelta(seconds=seconds_before)
+            )
 
-        burst = [pending(0, plays[0], 5), pending(1, plays[1], 4), pending(0, plays[2], 3),
-                 pending(2, plays[3], -1),  # a second after the deadline: refused
-                 pending(2, plays[4], 0.5)]
+        burst = [
+            pending(0, plays[0], 5),
+            pending(1, plays[1], 4),
+            pending(0, plays[2], 3),
+            pending(2, plays[3], -1),  # a second after the deadline: refused
+            pending(2, plays[4], 0.5),
+        ]
         outcomes = service.store_plays(burst)
 
         assert [type(o) for o in outcomes] == [AcceptedPlay, AcceptedPlay, AcceptedPlay, GameError, AcceptedPlay]
         late = outcomes[3]
         assert isinstance(late, GameError) and late.status == 409 and late.code == "round_closed"
-        stored = db.session.execute(select(Submission.player_id, Submission.move)
-                                    .where(Submission.round_id == playing.round_id)
-                                    .order_by(Submission.id)).all()
-        assert [tuple(row) for row in stored] == [(players[0].id, burst[0].move), (players[1].id, burst[1].move),
-                                                  (players[0].id, burst[2].move), (players[2].id, burst[4].move)]
-        events = db.session.execute(select(Event).where(Event.game_id == game_id, Event.kind == "submission")
-                                    .order_by(Event.id)).scalars().all()
+        stored = db.session.execute(
+            select(Submission.player_id, Submission.move)
+            .where(Submission.round_id == playing.round_id)
+            .order_by(Submission.id)
+        ).all()
+        assert [tuple(row) for row in stored] == [
+            (players[0].id, burst[0].move),
+            (players[1].id, burst[1].move),
+            (players[0].id, burst[2].move),
+            (players[2].id, burst[4].move),
+        ]
+        events = (
+            db.session.execute(
+                select(Event).where(Event.game_id == game_id, Event.kind == "submission").order_by(Event.id)
+            )
+            .scalars()
+            .all()
+        )
         # The projector's count of players who handed in: a second play of the same player adds nobody.
         assert [(e.author, e.data["submissions"]) for e in events] == [("P0", 1), ("P1", 2), ("P0", 2), ("P2", 3)]
 
@@ -108,13 +125,27 @@ class Answer:
 
 async def _post(asgi: TirageASGI, path: str, body: bytes, token: str | None, method: str = "POST") -> Answer:
     """One request through the ASGI application, as uvicorn hands it over."""
-    headers = [(b"host", b"testserver"), (b"content-type", b"application/json"),
-               (b"content-length", str(len(body)).encode())]
+    headers = [
+        (b"host", b"testserver"),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
     if token is not None:
         headers.append((b"authorization", f"Bearer {token}".encode()))
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-             "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"", "headers": headers,
-             "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
     chunks = [body[:10], body[10:]]  # in two pieces, as a network may deliver it
 
     async def receive() -> dict[str, Any]:
@@ -131,8 +162,11 @@ async def _post(asgi: TirageASGI, path: str, body: bytes, token: str | None, met
 
     await asgi(scope, receive, send)
     start = sent[0]
-    return Answer(start["status"], {k.decode(): v.decode() for k, v in start["headers"]},
-                  b"".join(m.get("body", b"") for m in sent[1:]))
+    return Answer(
+        start["status"],
+        {k.decode(): v.decode() for k, v in start["headers"]},
+        b"".join(m.get("body", b"") for m in sent[1:]),
+    )
 
 
 def _plays_path(game_id: int, number: int = 1) -> str:
@@ -180,8 +214,10 @@ def test_the_event_loop_answers_a_play_as_the_flask_view_does(app: Flask, served
     fast_data, view_data = fast.json(), view.get_json()
     assert fast_data.keys() == view_data.keys() == {"round", "move", "score", "received_at"}
     assert (fast_data["move"], fast_data["score"]) == (view_data["move"], view_data["score"])
-    assert fast.body.endswith(b"\n") and fast.body[:-1] == json.dumps(fast_data, separators=(",", ":"),
-                                                                       sort_keys=True).encode()
+    assert (
+        fast.body.endswith(b"\n")
+        and fast.body[:-1] == json.dumps(fast_data, separators=(",", ":"), sort_keys=True).encode()
+    )
     for name in ("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options"):
         assert fast.headers[name] == view.headers[name]
 
@@ -279,8 +315,9 @@ def test_each_phone_reads_its_reveal_from_answers_built_once_per_version(app: Fl
         await served.hub.start()
         try:
             for token, play in zip(tokens[:2], plays[:2], strict=True):  # the third player hands in nothing
-                assert (await _post(served, _plays_path(game_id), json.dumps({"move": play}).encode(),
-                                    token)).status == 200
+                assert (
+                    await _post(served, _plays_path(game_id), json.dumps({"move": play}).encode(), token)
+                ).status == 200
             early = await _post(served, me, b"", tokens[0], "GET")
             assert early.status == 403 and "published when it closes" in early.json()["error"]
             opened = served.hub.versions[game_id]  # from the database: no event read since the hub started
@@ -299,8 +336,9 @@ def test_each_phone_reads_its_reveal_from_answers_built_once_per_version(app: Fl
             await _until(lambda: served.hub.versions[game_id] > before)
             corrected = json.loads((await _post(served, me, b"", tokens[1], "GET")).body)
             assert corrected["result"]["score"] == 7
-            assert (await asyncio.to_thread(view, tokens[1]))[1] == (await _post(served, me, b"", tokens[1],
-                                                                                 "GET")).body
+            assert (await asyncio.to_thread(view, tokens[1]))[1] == (
+                await _post(served, me, b"", tokens[1], "GET")
+            ).body
             assert served.desk.counts.reveal_builds == 2
             # Another game's player, no token: the view's own refusals.
             for token in (None, "not-a-token"):
@@ -366,8 +404,9 @@ def test_behind_https_the_event_loops_answers_carry_hsts_too(app: Flask) -> None
         refused = _run(_post(asgi, "/api/games/999999/events", b"", None, "GET"))
     finally:
         asgi.desk.stop()
-    view = app.test_client().post(_plays_path(game_id), data=json.dumps({"move": plays[0]}),
-                                  headers={"Authorization": f"Bearer {tokens[0]}"})
+    view = app.test_client().post(
+        _plays_path(game_id), data=json.dumps({"move": plays[0]}), headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
     assert taken.status == 200 and refused.status == 404
     assert taken.headers["strict-transport-security"] == view.headers["Strict-Transport-Security"] == HSTS
     assert refused.headers["strict-transport-security"] == HSTS

@@ -95,13 +95,15 @@ def test_generated_plays_validate_with_the_same_score(
         assert result.score == move.score, format_move(move)
         assert score_move(board, rules, move)[0] == move.score, format_move(move)
         text = format_move(move, rules.notation)
-        answer = score_handler({"rules": rules.code, "board": rows, "move": text, "rack": "".join(rack)},
-                               lexicon_store)
+        answer = score_handler({"rules": rules.code, "board": rows, "move": text, "rack": "".join(rack)}, lexicon_store)
         assert answer["score"] == move.score, text
         assert answer["valid"] is True, text
         assert answer["move"] == text
-        assert sum(score for _, score in answer["words"]) + (
-            rules.bingo_bonus if len(move.tiles) == rules.rack_size else 0) == move.score
+        assert (
+            sum(score for _, score in answer["words"])
+            + (rules.bingo_bonus if len(move.tiles) == rules.rack_size else 0)
+            == move.score
+        )
     assert board.rows() == rows  # checking plays never changes the board
 
 
@@ -119,9 +121,14 @@ def test_format_then_parse_gives_the_same_play(
                 parsed = parse_move(text, board, notation)
                 assert parsed == move, text
                 assert (parsed.row, parsed.col, parsed.horizontal, parsed.word) == (
-                    move.row, move.col, move.horizontal, move.word), text
+                    move.row,
+                    move.col,
+                    move.horizontal,
+                    move.word,
+                ), text
                 assert sorted(parsed.tiles, key=lambda t: (t.row, t.col)) == sorted(
-                    move.tiles, key=lambda t: (t.row, t.col)), text
+                    move.tiles, key=lambda t: (t.row, t.col)
+                ), text
 
 
 @SETTINGS
@@ -154,10 +161,16 @@ def test_random_placements_are_legal_exactly_when_generated(
     rng = random.Random(rack_seed)
     size = board.size
     filled = [(r, c) for r in range(size) for c in range(size) if board.at(r, c) != EMPTY]
-    anchors = [divmod(rules.layout.start, size)] if not filled else [
-        (r + a, c + b) for r, c in filled for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))
-        if board.on_board(r + a, c + b) and board.at(r + a, c + b) == EMPTY
-    ]
+    anchors = (
+        [divmod(rules.layout.start, size)]
+        if not filled
+        else [
+            (r + a, c + b)
+            for r, c in filled
+            for a, b in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            if board.on_board(r + a, c + b) and board.at(r + a, c + b) == EMPTY
+        ]
+    )
     for _ in range(150):
         row, col = rng.choice(anchors)
         dr, dc = rng.choice([(0, 1), (1, 0)])

@@ -83,19 +83,30 @@ def page_join(client: FlaskClient, code: str, name: str, address: str = CLUB) ->
     return client.post("/join", data={"csrf_token": token, "code": code, "name": name}, **at(address))
 
 
-def page_login(client: FlaskClient, username: str, password: str, address: str = "127.0.0.1",
-               path: str = "/director/login", **headers: str) -> Any:
+def page_login(
+    client: FlaskClient,
+    username: str,
+    password: str,
+    address: str = "127.0.0.1",
+    path: str = "/director/login",
+    **headers: str,
+) -> Any:
     token = csrf_token(client, path)
-    return client.post(path, data={"csrf_token": token, "username": username, "password": password},
-                       headers=headers, **at(address))
+    return client.post(
+        path, data={"csrf_token": token, "username": username, "password": password}, headers=headers, **at(address)
+    )
 
 
-def page_submit(client: FlaskClient, game_id: int, move: str, json: bool = True,
-                headers: dict[str, str] | None = None) -> Any:
+def page_submit(
+    client: FlaskClient, game_id: int, move: str, json: bool = True, headers: dict[str, str] | None = None
+) -> Any:
     token = csrf_token(client, f"/play/{game_id}")
     accept = {"Accept": "application/json"} if json else {}
-    return client.post(f"/play/{game_id}/submit", data={"csrf_token": token, "round": "1", "move": move},
-                       headers={**accept, **(headers or {})})
+    return client.post(
+        f"/play/{game_id}/submit",
+        data={"csrf_token": token, "round": "1", "move": move},
+        headers={**accept, **(headers or {})},
+    )
 
 
 def rows(app: Flask, model: Any, **where: Any) -> int:
@@ -145,8 +156,9 @@ def assert_429(answer: Any, words: str) -> None:
 # ---------------------------------------------------------------- rate limits: joining
 
 
-def test_a_club_joins_from_one_address_and_only_refused_codes_are_limited(app: Flask, client: FlaskClient,
-                                                                         directors: None) -> None:
+def test_a_club_joins_from_one_address_and_only_refused_codes_are_limited(
+    app: Flask, client: FlaskClient, directors: None
+) -> None:
     game = new_game(client, token_for(client))
     code = game["join_code"]
     for n in range(40):  # a room of phones behind one NAT: never limited
@@ -160,13 +172,16 @@ def test_a_club_joins_from_one_address_and_only_refused_codes_are_limited(app: F
     for n in range(20):  # typos: each code names no game
         answer = client.post("/api/join", json={"code": f"NOPE{n:02d}", "name": "x"}, **at(CLUB))
         assert answer.status_code == 404, (n, answer.get_json())
-    assert_429(client.post("/api/join", json={"code": "NOPE99", "name": "x"}, **at(CLUB)),
-               "too many join codes that name no game were tried from your network")
+    assert_429(
+        client.post("/api/join", json={"code": "NOPE99", "name": "x"}, **at(CLUB)),
+        "too many join codes that name no game were tried from your network",
+    )
     # While the address is held back, even the right code waits (the answer must not tell a guesser it hit).
     assert_429(client.post("/api/join", json={"code": code, "name": "Late"}, **at(CLUB)), "try again in")
     token = csrf_token(phones, "/join")
-    page = phones.post("/join", data={"csrf_token": token, "code": code, "name": "Zoé"},
-                       headers={"Accept-Language": "fr"}, **at(CLUB))
+    page = phones.post(
+        "/join", data={"csrf_token": token, "code": code, "name": "Zoé"}, headers={"Accept-Language": "fr"}, **at(CLUB)
+    )
     assert_429(page, "Trop de codes")
     assert "Trop de tentatives" in text_of(page.get_data(as_text=True))
     # Another address is not affected, and the refused attempts stored nothing.
@@ -187,35 +202,48 @@ def test_refused_codes_from_every_address_share_one_cap(app: Flask, client: Flas
             assert answer.status_code == 404, (address, n)
         wall = walls.post("/walls/join", data={"csrf_token": wall_token, "code": "NOWALL", "name": "x"}, **at(address))
         assert wall.status_code == 400 and "NOWALL" in text_of(wall.get_data(as_text=True))
-    assert_429(client.post("/api/join", json={"code": "ZZZZZZ", "name": "x"}, **at("192.0.2.99")),
-               "tried on this server")
-    assert_429(client.post("/api/join", json={"code": game["join_code"], "name": "Ann"}, **at("192.0.2.99")),
-               "tried on this server")
+    assert_429(
+        client.post("/api/join", json={"code": "ZZZZZZ", "name": "x"}, **at("192.0.2.99")), "tried on this server"
+    )
+    assert_429(
+        client.post("/api/join", json={"code": game["join_code"], "name": "Ann"}, **at("192.0.2.99")),
+        "tried on this server",
+    )
     assert rows(app, Player) == 0
 
 
 # ---------------------------------------------------------------- rate limits: logging in
 
 
-def test_refused_logins_are_limited_per_address_and_per_name(app: Flask, client: FlaskClient,
-                                                            directors: None) -> None:
+def test_refused_logins_are_limited_per_address_and_per_name(app: Flask, client: FlaskClient, directors: None) -> None:
     with app.app_context():
         study.create_learner("alice", PASSWORD)
-    for credentials in ({}, {"username": "carol"}, {"password": "x"}, {"username": ["alice"], "password": 1},
-                        {"username": " ", "password": "x"}):
+    for credentials in (
+        {},
+        {"username": "carol"},
+        {"password": "x"},
+        {"username": ["alice"], "password": 1},
+        {"username": " ", "password": "x"},
+    ):
         for _ in range(6):  # no name and password: nobody's password was tried, so they do not count
             assert client.post("/api/auth/token", json=credentials, **at("192.0.2.1")).status_code == 401
-    assert client.post("/api/auth/token", json={"username": "alice", "password": "wrong"},
-                       **at("192.0.2.1")).status_code == 401
+    assert (
+        client.post("/api/auth/token", json={"username": "alice", "password": "wrong"}, **at("192.0.2.1")).status_code
+        == 401
+    )
 
     for n in range(9):  # with the one above: 10 wrong passwords for alice from one address
         answer = client.post("/api/auth/token", json={"username": "alice", "password": f"wrong{n}"}, **at("192.0.2.1"))
         assert answer.status_code == 401, n
-    assert_429(client.post("/api/auth/token", json={"username": "bruno", "password": PASSWORD}, **at("192.0.2.1")),
-               "too many failed logins")
+    assert_429(
+        client.post("/api/auth/token", json={"username": "bruno", "password": PASSWORD}, **at("192.0.2.1")),
+        "too many failed logins",
+    )
     # Per name: alice's account waits from any address, written in any case; bruno logs in elsewhere.
-    assert_429(client.post("/api/auth/token", json={"username": "alice", "password": PASSWORD}, **at("192.0.2.2")),
-               "too many failed logins")
+    assert_429(
+        client.post("/api/auth/token", json={"username": "alice", "password": PASSWORD}, **at("192.0.2.2")),
+        "too many failed logins",
+    )
     assert_429(page_login(app.test_client(), " ALICE", PASSWORD, "192.0.2.3"), "Too many failed logins")
     assert token_for(client, "bruno", "192.0.2.2")
     # A learner named alice is another account: her study login is not held back.
@@ -248,8 +276,10 @@ def test_plays_are_limited_per_player_not_per_address(app: Flask, client: FlaskC
         answer = client.post(path, json={"move": (word, phony, "8H")[n % 3]}, headers=bearer(ann["token"]), **at(CLUB))
         assert answer.status_code in (200, 422), (n, answer.get_json())
     before = rows(app, Submission), rows(app, Event)
-    assert_429(client.post(path, json={"move": word}, headers=bearer(ann["token"]), **at(CLUB)),
-               "too many plays handed in within a minute")
+    assert_429(
+        client.post(path, json={"move": word}, headers=bearer(ann["token"]), **at(CLUB)),
+        "too many plays handed in within a minute",
+    )
     assert (rows(app, Submission), rows(app, Event)) == before  # the refused play is not stored
     assert rows(app, Submission, player_id=ann["player_id"]) == 20
     # Bob, from the same address, is not affected.
@@ -294,8 +324,9 @@ def redis_url() -> Iterator[str]:
 def test_web_processes_share_counts_through_redis(app: Flask, redis_url: str) -> None:
     """Two applications on one Redis, as two processes of one server: refused codes add up."""
     prefix = f"test-{secrets.token_hex(4)}"
-    first, second = (create_app({"TESTING": True, "TIRAGE_REDIS_URL": redis_url, "RATELIMIT_KEY_PREFIX": prefix})
-                     for _ in range(2))
+    first, second = (
+        create_app({"TESTING": True, "TIRAGE_REDIS_URL": redis_url, "RATELIMIT_KEY_PREFIX": prefix}) for _ in range(2)
+    )
     for n in range(10):
         for application in (first, second):
             answer = application.test_client().post("/api/join", json={"code": f"NOPE{n:02d}", "name": "x"})
@@ -323,8 +354,12 @@ def test_every_answer_has_the_security_headers(app: Flask, client: FlaskClient, 
         "event stream": client.get(f"/api/games/{game['id']}/events?timeout=0"),
         "redirect": client.get("/director/"),
     }
-    assert [answers["page"].status_code, answers["error page"].status_code, answers["api error"].status_code,
-            answers["static"].status_code] == [200, 404, 404, 200]
+    assert [
+        answers["page"].status_code,
+        answers["error page"].status_code,
+        answers["api error"].status_code,
+        answers["static"].status_code,
+    ] == [200, 404, 404, 200]
     for kind, answer in answers.items():
         for name, value in EXPECTED_HEADERS.items():
             assert answer.headers.get(name) == value, (kind, name)
@@ -354,18 +389,24 @@ def test_cookies_are_http_only_and_same_site(app: Flask, client: FlaskClient, di
     assert {"httponly", "samesite=lax"} <= _attributes(_cookie(language, "tirage_lang"))
 
 
-def test_behind_https_cookies_are_secure_and_hsts_is_sent(app: Flask, directors: None,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_behind_https_cookies_are_secure_and_hsts_is_sent(
+    app: Flask, directors: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TIRAGE_HTTPS", "1")
     secure = create_app({"TESTING": True})
     client = secure.test_client()
     client_args = {"base_url": "https://club.example"}
-    token = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"',
-                      client.get("/director/login", **client_args).get_data(as_text=True))
+    token = re.search(
+        r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"',
+        client.get("/director/login", **client_args).get_data(as_text=True),
+    )
     assert token
-    answer = client.post("/director/login", data={"csrf_token": token.group(1), "username": "alice",
-                                                  "password": PASSWORD}, **client_args,
-                         headers={"Referer": "https://club.example/director/login"})  # Flask-WTF checks it on https
+    answer = client.post(
+        "/director/login",
+        data={"csrf_token": token.group(1), "username": "alice", "password": PASSWORD},
+        **client_args,
+        headers={"Referer": "https://club.example/director/login"},
+    )  # Flask-WTF checks it on https
     assert answer.status_code == 303
     for name in ("session", "remember_token"):
         assert {"httponly", "samesite=lax", "secure"} <= _attributes(_cookie(answer, name)), name
@@ -402,8 +443,11 @@ def test_a_player_acts_only_as_themselves(app: Flask, client: FlaskClient, direc
     word, _phony = plays(app, rack)
     path = f"/api/games/{game['id']}/rounds/1/plays"
     # Bob names Ann in the body: the token decides who plays, the body's claims are ignored.
-    answer = client.post(path, json={"move": word, "player_id": ann["player_id"], "name": "Ann",
-                                     "token": ann["token"]}, headers=bearer(bob["token"]))
+    answer = client.post(
+        path,
+        json={"move": word, "player_id": ann["player_id"], "name": "Ann", "token": ann["token"]},
+        headers=bearer(bob["token"]),
+    )
     assert answer.status_code == 200
     assert rows(app, Submission, player_id=bob["player_id"]) == 1
     assert rows(app, Submission, player_id=ann["player_id"]) == 0
@@ -444,8 +488,9 @@ def _round_one_closed(app: Flask, client: FlaskClient, director: str) -> tuple[i
     return gid, ann, (the_round(app, gid, 1).tops or [""])[0]
 
 
-def test_every_director_action_of_the_api_needs_the_games_own_director(app: Flask, client: FlaskClient,
-                                                                       directors: None) -> None:
+def test_every_director_action_of_the_api_needs_the_games_own_director(
+    app: Flask, client: FlaskClient, directors: None
+) -> None:
     """What tests/test_api.py leaves out: junk, expired and foreign-server tokens on every action, and
     no token, a player's token or another director on extend, top and corrections."""
     alice, bruno = token_for(client), token_for(client, "bruno")
@@ -454,11 +499,24 @@ def test_every_director_action_of_the_api_needs_the_games_own_director(app: Flas
         alice_id = db.session.execute(select(Director.id).where(Director.username == "alice")).scalar_one()
     foreign = URLSafeTimedSerializer("another server's key", salt="tirage-director").dumps({"director": alice_id})
     actions: list[tuple[str, dict[str, Any] | None]] = [
-        ("start", None), ("pause", None), ("resume", None), ("close", None), ("next", None), ("end", None),
-        ("extend", {"seconds": 30}), ("rounds/1/top", {"move": top}),
-        ("rounds/1/corrections", {"player_id": ann["player_id"], "score": 5, "reason": "x"})]
-    refusals = {None: 401, "junk": 401, _expired_director_token(app, alice_id): 401, foreign: 401,
-                ann["token"]: 403, bruno: 403}
+        ("start", None),
+        ("pause", None),
+        ("resume", None),
+        ("close", None),
+        ("next", None),
+        ("end", None),
+        ("extend", {"seconds": 30}),
+        ("rounds/1/top", {"move": top}),
+        ("rounds/1/corrections", {"player_id": ann["player_id"], "score": 5, "reason": "x"}),
+    ]
+    refusals = {
+        None: 401,
+        "junk": 401,
+        _expired_director_token(app, alice_id): 401,
+        foreign: 401,
+        ann["token"]: 403,
+        bruno: 403,
+    }
     events = rows(app, Event, game_id=gid)
     for action, body in actions:
         for token, status in refusals.items():
@@ -471,17 +529,27 @@ def test_every_director_action_of_the_api_needs_the_games_own_director(app: Flas
     assert client.post(f"/api/games/{gid}/rounds/1/top", json={"move": top}, headers=bearer(alice)).status_code == 200
 
 
-def test_every_director_action_of_the_pages_needs_the_games_own_director(app: Flask, client: FlaskClient,
-                                                                         directors: None) -> None:
+def test_every_director_action_of_the_pages_needs_the_games_own_director(
+    app: Flask, client: FlaskClient, directors: None
+) -> None:
     alice = token_for(client)
     gid, ann, top = _round_one_closed(app, client, alice)
     bruno = app.test_client()
     assert page_login(bruno, "bruno", PASSWORD).status_code == 303
     token = csrf_token(bruno, "/director/")
     events = rows(app, Event, game_id=gid)
-    for action, data in [("start", {}), ("pause", {}), ("resume", {}), ("toggle", {}), ("close", {}), ("next", {}),
-                         ("end", {}), ("extend", {"seconds": "30"}), ("rounds/1/top", {"move": top}),
-                         ("rounds/1/corrections", {"player_id": str(ann["player_id"]), "score": "5", "reason": "x"})]:
+    for action, data in [
+        ("start", {}),
+        ("pause", {}),
+        ("resume", {}),
+        ("toggle", {}),
+        ("close", {}),
+        ("next", {}),
+        ("end", {}),
+        ("extend", {"seconds": "30"}),
+        ("rounds/1/top", {"move": top}),
+        ("rounds/1/corrections", {"player_id": str(ann["player_id"]), "score": "5", "reason": "x"}),
+    ]:
         answer = bruno.post(f"/director/games/{gid}/{action}", data={"csrf_token": token, **data})
         assert answer.status_code == 403, action
     assert bruno.get(f"/director/games/{gid}/export.gcg").status_code == 403
@@ -505,11 +573,12 @@ def _keys(value: Any) -> set[str]:
 
 
 def _sse_data(body: str) -> list[dict[str, Any]]:
-    return [json.loads(line[len("data: "):]) for line in body.splitlines() if line.startswith("data: ")]
+    return [json.loads(line[len("data: ") :]) for line in body.splitlines() if line.startswith("data: ")]
 
 
-def test_the_seed_the_next_rack_and_the_top_stay_hidden_until_their_time(app: Flask, client: FlaskClient,
-                                                                         directors: None) -> None:
+def test_the_seed_the_next_rack_and_the_top_stay_hidden_until_their_time(
+    app: Flask, client: FlaskClient, directors: None
+) -> None:
     alice, bruno = token_for(client), token_for(client, "bruno")
     game = new_game(client, alice, seed=SEED)
     gid = game["id"]
@@ -618,12 +687,22 @@ def test_the_address_comes_from_the_server_not_from_a_header(app: Flask, client:
     """A client cannot dodge the per-address count by claiming another address in X-Forwarded-For
     (only the server in front, uvicorn with --forwarded-allow-ips, may rewrite the address)."""
     for n in range(20):
-        answer = client.post("/api/join", json={"code": f"NOPE{n:02d}", "name": "x"},
-                             headers={"X-Forwarded-For": f"10.0.0.{n}", "X-Real-IP": f"10.0.1.{n}"},
-                             **at("192.0.2.77"))
+        answer = client.post(
+            "/api/join",
+            json={"code": f"NOPE{n:02d}", "name": "x"},
+            headers={"X-Forwarded-For": f"10.0.0.{n}", "X-Real-IP": f"10.0.1.{n}"},
+            **at("192.0.2.77"),
+        )
         assert answer.status_code == 404
-    assert_429(client.post("/api/join", json={"code": "NOPE99", "name": "x"},
-                           headers={"X-Forwarded-For": "10.9.9.9"}, **at("192.0.2.77")), "from your network")
+    assert_429(
+        client.post(
+            "/api/join",
+            json={"code": "NOPE99", "name": "x"},
+            headers={"X-Forwarded-For": "10.9.9.9"},
+            **at("192.0.2.77"),
+        ),
+        "from your network",
+    )
 
 
 def test_numbers_posted_by_forms_are_read_strictly() -> None:
@@ -633,7 +712,19 @@ def test_numbers_posted_by_forms_are_read_strictly() -> None:
     from trainer.web import security
 
     assert (security.MAX_ID, security.MAX_BODY) == (common.MAX_ID, common.MAX_BODY)
-    for text, number in [("1", 1), (" 12 ", 12), ("0", 0), (str(common.MAX_ID), common.MAX_ID),
-                         (str(common.MAX_ID + 1), None), ("9" * 5000, None), ("²", None), ("١", None), ("-1", None),
-                         ("1.0", None), ("", None), (None, None), ("0x10", None)]:
+    for text, number in [
+        ("1", 1),
+        (" 12 ", 12),
+        ("0", 0),
+        (str(common.MAX_ID), common.MAX_ID),
+        (str(common.MAX_ID + 1), None),
+        ("9" * 5000, None),
+        ("²", None),
+        ("١", None),
+        ("-1", None),
+        ("1.0", None),
+        ("", None),
+        (None, None),
+        ("0x10", None),
+    ]:
         assert security.posted_number(text) == number, text

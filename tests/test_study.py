@@ -64,8 +64,14 @@ def test_the_database_queue_picks_what_the_pure_queue_picks_over_simulated_days(
     drills.scheduling.DeckQueue over all the deck's states (the reference)."""
     with study_app.app_context():
         learner = _learner()
-        deck, _ = service.create_deck(learner, "7s", "en", {"kind": "anagram", "length": 7, "first": 1, "last": 60},
-                                      new_per_day=8, reviews_per_day=30)
+        deck, _ = service.create_deck(
+            learner,
+            "7s",
+            "en",
+            {"kind": "anagram", "length": 7, "first": 1, "last": 60},
+            new_per_day=8,
+            reviews_per_day=30,
+        )
         limits = DeckLimits(new_per_day=8, reviews_per_day=30)
         picks = 0
         for day in range(3):
@@ -74,10 +80,13 @@ def test_the_database_queue_picks_what_the_pure_queue_picks_over_simulated_days(
                 rows = db.session.execute(select(DeckCard).where(DeckCard.deck_id == deck.id)).scalars().all()
                 states = [service._state(row) for row in rows]
                 today = service._today(deck, now)
-                done = DayCount(new=sum(r.kind == ReviewKind.NEW.value for r in today),
-                                reviews=sum(r.kind == ReviewKind.REVIEW.value for r in today))
-                expected = DeckQueue(states).next_card(now, done, limits, service.boundary_of(deck),
-                                                       [r.card_id for r in today[-service.RECENT:]])
+                done = DayCount(
+                    new=sum(r.kind == ReviewKind.NEW.value for r in today),
+                    reviews=sum(r.kind == ReviewKind.REVIEW.value for r in today),
+                )
+                expected = DeckQueue(states).next_card(
+                    now, done, limits, service.boundary_of(deck), [r.card_id for r in today[-service.RECENT :]]
+                )
                 got = service.next_card(deck, now)
                 assert (got[0].card_id if got else None) == (expected.card_id if expected else None), (day, step)
                 if got is None:
@@ -139,9 +148,15 @@ def test_cardbox_import_keeps_the_schedule_and_export_has_every_review(study_app
         learner = _learner()
         path = tmp_path / "cardbox.db"
         due = NOON + timedelta(days=3)
-        write_cardbox(path, [CardboxRow(alphagram("RETAINS"), 2, due, correct=5, incorrect=1, streak=2,
-                                        last_correct=due - timedelta(days=7)),
-                             CardboxRow("QQQQ", 0, None)])
+        write_cardbox(
+            path,
+            [
+                CardboxRow(
+                    alphagram("RETAINS"), 2, due, correct=5, incorrect=1, streak=2, last_correct=due - timedelta(days=7)
+                ),
+                CardboxRow("QQQQ", 0, None),
+            ],
+        )
         with sqlite3.connect(path) as connection:
             assert connection.execute("select count(*) from questions").fetchone()[0] == 2
         from drills.cardbox import import_cardbox, read_cardbox
@@ -170,14 +185,29 @@ def _token(client: FlaskClient, path: str) -> str:
 
 
 def _sign_up(client: FlaskClient, name: str = "lea") -> None:
-    answer = client.post("/study/signup", data={"csrf_token": _token(client, "/study/signup"), "username": name,
-                                                "password": "password123"})
+    answer = client.post(
+        "/study/signup",
+        data={"csrf_token": _token(client, "/study/signup"), "username": name, "password": "password123"},
+    )
     assert answer.status_code == 303
 
 
-DECK_FORM = {"name": "7s", "lexicon": "en", "kind": "anagram", "length": "7", "first": "1", "last": "50",
-             "blanks": "0", "stem_length": "6", "stem_count": "100", "twos_part": "hooks", "words": "",
-             "new_per_day": "20", "reviews_per_day": "200", "desired_retention": "0.9"}
+DECK_FORM = {
+    "name": "7s",
+    "lexicon": "en",
+    "kind": "anagram",
+    "length": "7",
+    "first": "1",
+    "last": "50",
+    "blanks": "0",
+    "stem_length": "6",
+    "stem_count": "100",
+    "twos_part": "hooks",
+    "words": "",
+    "new_per_day": "20",
+    "reviews_per_day": "200",
+    "desired_retention": "0.9",
+}
 
 
 def test_studying_through_the_pages(study_app: Flask) -> None:
@@ -192,11 +222,16 @@ def test_studying_through_the_pages(study_app: Flask) -> None:
     card = re.search(r'name="card" value="(\d+)"', page)
     assert prompt and card and prompt.group(1) == "AEINORT"  # the likeliest 7-letter alphagram with words
     token = _token(client, study_url)
-    checked = client.post(f"{study_url}/check", data={"csrf_token": token, "card": card.group(1), "word": "otarine"},
-                          headers={"Accept": "application/json"})
+    checked = client.post(
+        f"{study_url}/check",
+        data={"csrf_token": token, "card": card.group(1), "word": "otarine"},
+        headers={"Accept": "application/json"},
+    )
     assert checked.get_json() == {"right": ["OTARINE"], "wrong": []}
-    answered = client.post(f"{study_url}/answer", data={"csrf_token": token, "card": card.group(1),
-                                                        "answers": "OTARINE notaire", "seconds": "3"})
+    answered = client.post(
+        f"{study_url}/answer",
+        data={"csrf_token": token, "card": card.group(1), "answers": "OTARINE notaire", "seconds": "3"},
+    )
     shown = client.get(answered.headers["Location"]).get_data(as_text=True)
     assert "All right!" in shown and "Grade: Easy" in shown
     graded = client.post(f"{study_url}/grade", data={"csrf_token": token, "rating": "2"})
@@ -214,8 +249,9 @@ def test_a_learners_decks_are_theirs_alone(study_app: Flask) -> None:
     _sign_up(lea)
     _sign_up(max_, "max")
     # A name no random token or page text can contain by chance ("7s" could, in a CSRF token).
-    made = lea.post("/study/decks/new", data={**DECK_FORM, "name": "Lea-only-sevens",
-                                              "csrf_token": _token(lea, "/study/decks/new")})
+    made = lea.post(
+        "/study/decks/new", data={**DECK_FORM, "name": "Lea-only-sevens", "csrf_token": _token(lea, "/study/decks/new")}
+    )
     deck_url = made.headers["Location"]
     assert "Lea-only-sevens" in lea.get("/study/").get_data(as_text=True)
     assert max_.get(deck_url).status_code == 404

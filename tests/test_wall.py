@@ -36,6 +36,7 @@ T0 = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 
 # ---------------------------------------------------------------- helpers (as in test_pages.py)
 
+
 def csrf_token(client: FlaskClient, path: str) -> str:
     """The CSRF token of the form on ``path``, as a browser would read it."""
     html = client.get(path).get_data(as_text=True)
@@ -70,13 +71,19 @@ def add_director(app: Flask, name: str) -> None:
 
 def log_in(client: FlaskClient, username: str) -> None:
     token = csrf_token(client, "/director/login")
-    answer = client.post("/director/login", data={"csrf_token": token, "username": username,
-                                                   "password": "password123"})
+    answer = client.post("/director/login", data={"csrf_token": token, "username": username, "password": "password123"})
     assert answer.status_code == 303, text_of(answer.get_data(as_text=True))
 
 
-WALL_FORM = {"lexicon": "en", "source": "rank", "length": "7", "first": "1", "last": "20", "words": "",
-             "seconds": "120"}
+WALL_FORM = {
+    "lexicon": "en",
+    "source": "rank",
+    "length": "7",
+    "first": "1",
+    "last": "20",
+    "words": "",
+    "seconds": "120",
+}
 
 
 def post_wall(client: FlaskClient, **changes: str) -> Any:
@@ -92,8 +99,9 @@ def new_wall(client: FlaskClient, **changes: str) -> int:
 
 def act(client: FlaskClient, wall_id: int, action: str) -> Any:
     token = csrf_token(client, f"/director/walls/{wall_id}")
-    return client.post(f"/director/walls/{wall_id}/{action}", data={"csrf_token": token},
-                       headers={"Accept": "application/json"})
+    return client.post(
+        f"/director/walls/{wall_id}/{action}", data={"csrf_token": token}, headers={"Accept": "application/json"}
+    )
 
 
 def join(client: FlaskClient, code: str, name: str) -> Any:
@@ -104,8 +112,11 @@ def join(client: FlaskClient, code: str, name: str) -> Any:
 def answer(client: FlaskClient, wall_id: int, word: str) -> list[dict[str, Any]]:
     """The verdicts on ``word`` (one or several words), as the phone's script receives them."""
     token = csrf_token(client, f"/walls/{wall_id}/play")
-    reply = client.post(f"/walls/{wall_id}/play/answer", data={"csrf_token": token, "word": word},
-                        headers={"Accept": "application/json"})
+    reply = client.post(
+        f"/walls/{wall_id}/play/answer",
+        data={"csrf_token": token, "word": word},
+        headers={"Accept": "application/json"},
+    )
     assert reply.status_code == 200, reply.get_data(as_text=True)
     results: list[dict[str, Any]] = reply.get_json()["results"]
     return results
@@ -168,18 +179,22 @@ def test_pasted_words_put_their_alphagrams_up_in_the_order_pasted(app: Flask, cl
     wall = wall_row(app, new_wall(client, source="words", words=PASTED + " listen"))
     assert wall.alphagrams == ["EILNST", "AEINRST", "ADEIRST"]  # LISTEN is SILENT's alphagram again
     assert {key: wall.answers[key] for key in wall.alphagrams} == {
-        key: anagrams_from_the_file(key) for key in wall.alphagrams}
+        key: anagrams_from_the_file(key) for key in wall.alphagrams
+    }
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"first": "20", "last": "10"}, "The last rank must not be below the first."),
-    ({"first": "1", "last": "101"}, "A wall has at most 100 alphagrams."),
-    ({"length": "16"}, "A whole number from 2 to 15."),
-    ({"seconds": "5"}, "A whole number from 10 to 3600."),
-    ({"seconds": ""}, "A whole number from 10 to 3600."),
-    ({"source": "words", "words": "RETAINS QXZV"}, "Not in the word list en: QXZV."),
-    ({"source": "words", "words": "  "}, "Paste at least one word."),
-])
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"first": "20", "last": "10"}, "The last rank must not be below the first."),
+        ({"first": "1", "last": "101"}, "A wall has at most 100 alphagrams."),
+        ({"length": "16"}, "A whole number from 2 to 15."),
+        ({"seconds": "5"}, "A whole number from 10 to 3600."),
+        ({"seconds": ""}, "A whole number from 10 to 3600."),
+        ({"source": "words", "words": "RETAINS QXZV"}, "Not in the word list en: QXZV."),
+        ({"source": "words", "words": "  "}, "Paste at least one word."),
+    ],
+)
 def test_the_form_says_what_is_wrong(app: Flask, client: FlaskClient, changes: dict[str, str], message: str) -> None:
     add_director(app, "alice")
     log_in(client, "alice")
@@ -207,7 +222,8 @@ def test_ranks_past_the_end_of_the_list_are_refused(app: Flask) -> None:
 
 
 def test_two_phones_find_words_and_the_screen_shows_who_found_them(
-        app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]) -> None:
+    app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]
+) -> None:
     wall_id, _code, bob, cy = room
     lobby = page_text(bob, f"/walls/{wall_id}/play")
     assert "The wall starts when the director is ready" in lobby and "AEINRST" not in lobby
@@ -226,19 +242,28 @@ def test_two_phones_find_words_and_the_screen_shows_who_found_them(
     assert "SILENT" in silent and "TINSEL" in silent and "STAINER" in retains
     assert answer(bob, wall_id, "silent") == [{"word": "SILENT", "ok": True, "message": "SILENT: found!"}]
     assert answer(cy, wall_id, "SILENT") == [
-        {"word": "SILENT", "ok": False, "message": "SILENT: already found by Bob."}]
+        {"word": "SILENT", "ok": False, "message": "SILENT: already found by Bob."}
+    ]
     assert answer(bob, wall_id, "SILENT")[0]["message"] == "SILENT: you found it already."
     # Several words before one Enter: each judged on its own.
     verdicts = answer(cy, wall_id, "tinsel, stainer QUIZ AEINRST")
-    assert [(v["word"], v["ok"]) for v in verdicts] == [("TINSEL", True), ("STAINER", True), ("QUIZ", False),
-                                                        ("AEINRST", False)]
+    assert [(v["word"], v["ok"]) for v in verdicts] == [
+        ("TINSEL", True),
+        ("STAINER", True),
+        ("QUIZ", False),
+        ("AEINRST", False),
+    ]
     assert verdicts[2]["message"] == "QUIZ: not on this wall (its letters are not one of the alphagrams)."
     assert "AEINRST" not in retains and verdicts[3]["message"] == "AEINRST: not a word."
     assert answer(cy, wall_id, " ")[0]["message"] == "Type a word first."
 
     with app.app_context():
-        finds = {(f.word, f.alphagram, p.name) for f, p in db.session.execute(
-            select(WallFind, WallPlayer).join(WallPlayer, WallFind.player_id == WallPlayer.id))}
+        finds = {
+            (f.word, f.alphagram, p.name)
+            for f, p in db.session.execute(
+                select(WallFind, WallPlayer).join(WallPlayer, WallFind.player_id == WallPlayer.id)
+            )
+        }
     assert finds == {("SILENT", "EILNST", "Bob"), ("TINSEL", "EILNST", "Cy"), ("STAINER", "AEINRST", "Cy")}
 
     html = client.get(f"/walls/{wall_id}/screen/live").get_data(as_text=True)
@@ -286,8 +311,8 @@ def test_the_deadline_ends_the_wall_and_late_answers_are_refused(app: Flask) -> 
 
 
 def test_a_phone_after_the_deadline_is_told_the_wall_is_over(
-        app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
     wall_id, _code, bob, cy = room
     act(client, wall_id, "start")
     assert answer(bob, wall_id, "RETAINS")[0]["ok"]
@@ -295,7 +320,8 @@ def test_a_phone_after_the_deadline_is_told_the_wall_is_over(
     assert later is not None
     monkeypatch.setattr(service, "utcnow", lambda: later + timedelta(seconds=1))
     assert answer(cy, wall_id, "RETINAS") == [
-        {"word": "RETINAS", "ok": False, "message": "The wall is over: no more answers."}]
+        {"word": "RETINAS", "ok": False, "message": "The wall is over: no more answers."}
+    ]
     assert wall_row(app, wall_id).status == "finished"
     results = page_text(client, f"/walls/{wall_id}/screen")
     assert "Results" in results and re.search(r"1 Bob 1 2 Cy 0", results), results
@@ -303,8 +329,9 @@ def test_a_phone_after_the_deadline_is_told_the_wall_is_over(
     assert "The wall is over." in page_text(cy, f"/walls/{wall_id}/play")
 
 
-def test_end_now_closes_the_wall_at_once(app: Flask, client: FlaskClient,
-                                         room: tuple[int, str, FlaskClient, FlaskClient]) -> None:
+def test_end_now_closes_the_wall_at_once(
+    app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]
+) -> None:
     wall_id, code, bob, _cy = room
     act(client, wall_id, "start")
     assert act(client, wall_id, "end").get_json() == {"ok": True, "status": "finished"}
@@ -315,7 +342,8 @@ def test_end_now_closes_the_wall_at_once(app: Flask, client: FlaskClient,
 
 
 def test_a_page_without_javascript_posts_and_comes_back_with_the_verdict(
-        client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]) -> None:
+    client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]
+) -> None:
     wall_id, _code, bob, _cy = room
     act(client, wall_id, "start")
     token = csrf_token(bob, f"/walls/{wall_id}/play")
@@ -329,8 +357,9 @@ def test_a_page_without_javascript_posts_and_comes_back_with_the_verdict(
 # ---------------------------------------------------------------- joining
 
 
-def test_joining_errors_are_said_next_to_the_field(app: Flask, client: FlaskClient,
-                                                   room: tuple[int, str, FlaskClient, FlaskClient]) -> None:
+def test_joining_errors_are_said_next_to_the_field(
+    app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]
+) -> None:
     wall_id, code, bob, _cy = room
     other = app.test_client()
     unknown = join(other, "ZZZZZZ", "Dee")
@@ -349,19 +378,26 @@ def test_joining_errors_are_said_next_to_the_field(app: Flask, client: FlaskClie
 
 
 def test_other_directors_get_403_and_strangers_are_sent_to_join(
-        app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]) -> None:
+    app: Flask, client: FlaskClient, room: tuple[int, str, FlaskClient, FlaskClient]
+) -> None:
     wall_id, _code, bob, _cy = room
     add_director(app, "bea")
     bea = app.test_client()
     log_in(bea, "bea")
     token = csrf_token(bea, "/director/walls/new")
-    for path in (f"/director/walls/{wall_id}", f"/director/walls/{wall_id}/live", f"/director/walls/{wall_id}/qr.svg",
-                 f"/walls/{wall_id}/screen", f"/walls/{wall_id}/screen/live"):
+    for path in (
+        f"/director/walls/{wall_id}",
+        f"/director/walls/{wall_id}/live",
+        f"/director/walls/{wall_id}/qr.svg",
+        f"/walls/{wall_id}/screen",
+        f"/walls/{wall_id}/screen/live",
+    ):
         assert bea.get(path).status_code == 403, path
     assert bea.post(f"/director/walls/{wall_id}/start", data={"csrf_token": token}).status_code == 403
     assert wall_row(app, wall_id).status == "lobby"
-    assert wall_id not in [int(n) for n in re.findall(r"/director/walls/(\d+)", bea.get("/director/walls/")
-                                                                                  .get_data(as_text=True))]
+    assert wall_id not in [
+        int(n) for n in re.findall(r"/director/walls/(\d+)", bea.get("/director/walls/").get_data(as_text=True))
+    ]
 
     nobody = app.test_client()
     for path in (f"/director/walls/{wall_id}", f"/walls/{wall_id}/screen", "/director/walls/new"):

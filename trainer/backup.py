@@ -96,8 +96,10 @@ def backup(target: Path, url: str | None = None) -> Summary:
     url = url or configured_url()
     target = target.absolute()
     backend, database = make_url(url).get_backend_name(), Path(make_url(url).database or "").resolve()
-    if backend == "sqlite" and target.resolve() in {database, *(database.with_name(database.name + end)
-                                                                for end in _SIDE_FILES)}:
+    if backend == "sqlite" and target.resolve() in {
+        database,
+        *(database.with_name(database.name + end) for end in _SIDE_FILES),
+    }:
         raise BackupError(f"{target} is the database itself: write the backup to another file")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -130,8 +132,10 @@ def backup(target: Path, url: str | None = None) -> Summary:
 def _backup_sqlite(database: Path, out: Path) -> None:
     if not database.is_file():
         raise BackupError(f"there is no database at {database} yet: nothing to back up")
-    with contextlib.closing(sqlite3.connect(database, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)) as source, \
-            contextlib.closing(sqlite3.connect(out)) as copy:
+    with (
+        contextlib.closing(sqlite3.connect(database, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)) as source,
+        contextlib.closing(sqlite3.connect(out)) as copy,
+    ):
         # Every page in one step: one read transaction, so one committed state; WAL lets the server
         # go on writing meanwhile.
         source.backup(copy)
@@ -147,8 +151,10 @@ def _backup_postgresql(url: str, out: Path) -> None:
                 with reading.begin():  # the first query fixes the snapshot every table is read from
                     revision = reading.execute(text("SELECT version_num FROM alembic_version")).scalar()
                     if revision != head_revision():
-                        raise BackupError(f"the database has schema {revision}, this Tirage writes {head_revision()}: "
-                                          "back up with the Tirage version the server runs")
+                        raise BackupError(
+                            f"the database has schema {revision}, this Tirage writes {head_revision()}: "
+                            "back up with the Tirage version the server runs"
+                        )
                     with copy.begin() as writing:
                         _copy_rows(reading, writing)
         finally:
@@ -165,8 +171,11 @@ def describe(path: Path) -> Summary:
             raise BackupError(f"{path} is damaged: {problems[0]}")
         revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
         present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        counts = {t.name: conn.execute(f'SELECT count(*) FROM "{t.name}"').fetchone()[0]
-                  for t in tables() if t.name in present}
+        counts = {
+            t.name: conn.execute(f'SELECT count(*) FROM "{t.name}"').fetchone()[0]
+            for t in tables()
+            if t.name in present
+        }
     return Summary(path, revision, counts, path.stat().st_size)
 
 
@@ -190,13 +199,19 @@ def restore(source: Path, url: str | None = None, replace: bool = False) -> Summ
         if make_url(url).get_backend_name() == "sqlite":
             Path(make_url(url).database or "").parent.mkdir(parents=True, exist_ok=True)
         try:
-            with (_migrated(f"sqlite:///{copy}") as backup_db, _migrated(url, server=True) as target,
-                  backup_db.connect() as reading, target.begin() as writing):
+            with (
+                _migrated(f"sqlite:///{copy}") as backup_db,
+                _migrated(url, server=True) as target,
+                backup_db.connect() as reading,
+                target.begin() as writing,
+            ):
                 held = {name: count for name, count in _count_rows(writing).items() if count}
                 if held and not replace:
                     rows = ", ".join(f"{name} {count}" for name, count in held.items())
-                    raise BackupError(f"the database {shown_url(url)} already holds data ({rows}): restore into "
-                                      "an empty database, or give --replace to delete its data first")
+                    raise BackupError(
+                        f"the database {shown_url(url)} already holds data ({rows}): restore into "
+                        "an empty database, or give --replace to delete its data first"
+                    )
                 for table in reversed(tables()):
                     writing.execute(delete(table))
                 counts = _copy_rows(reading, writing)
@@ -223,8 +238,10 @@ def _check_backup(copy: Path, shown: Path) -> str:
         raise BackupError(f"{shown} is not a Tirage backup: its alembic_version holds {len(versions)} rows")
     known = {script.revision for script in ScriptDirectory(str(MIGRATIONS_DIR)).walk_revisions()}
     if versions[0] not in known:
-        raise BackupError(f"{shown} has schema {versions[0]!r}, which this Tirage does not know "
-                          "(made by a newer version?): restore it with that version")
+        raise BackupError(
+            f"{shown} has schema {versions[0]!r}, which this Tirage does not know "
+            "(made by a newer version?): restore it with that version"
+        )
     return str(versions[0])
 
 
@@ -233,8 +250,12 @@ def _reset_sequences(conn: Connection) -> None:
     for table in tables():
         if "id" in table.c:
             name = conn.dialect.identifier_preparer.format_table(table)
-            conn.execute(text(f"SELECT setval(pg_get_serial_sequence(:table, 'id'), coalesce(max(id), 0) + 1, false) "
-                              f"FROM {name}"), {"table": name})
+            conn.execute(
+                text(
+                    f"SELECT setval(pg_get_serial_sequence(:table, 'id'), coalesce(max(id), 0) + 1, false) FROM {name}"
+                ),
+                {"table": name},
+            )
 
 
 # ------------------------------------------------------------------ shared
@@ -275,7 +296,8 @@ def _copy_rows(reading: Connection, writing: Connection) -> dict[str, int]:
     counts: dict[str, int] = {}
     for table in tables():
         result = reading.execution_options(yield_per=BATCH_ROWS).execute(
-            select(table).order_by(*table.primary_key.columns))
+            select(table).order_by(*table.primary_key.columns)
+        )
         counts[table.name] = 0
         for rows in result.partitions():
             writing.execute(insert(table), [dict(row._mapping) for row in rows])

@@ -30,10 +30,20 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, help="Port to listen on.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Web processes sharing the port (several need PostgreSQL, or SQLite on one machine).")
-@click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 512),
-              help="Threads per process for pages and API calls (live event streams need none).")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Web processes sharing the port (several need PostgreSQL, or SQLite on one machine).",
+)
+@click.option(
+    "--threads",
+    default=16,
+    show_default=True,
+    type=click.IntRange(1, 512),
+    help="Threads per process for pages and API calls (live event streams need none).",
+)
 @click.option("--no-scheduler", is_flag=True, help="Do not close rounds here: another process runs `tirage scheduler`.")
 @click.option("--access-log", is_flag=True, help="Log every request (off: a room of phones makes a lot).")
 def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, access_log: bool) -> None:
@@ -46,9 +56,16 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
     from .live.asgi import TirageASGI
 
     _raise_open_files_limit()  # each live stream is an open connection
-    options: dict[str, Any] = {"host": host, "port": port, "access_log": access_log, "log_level": "info",
-                               "backlog": 4096, "timeout_keep_alive": 30, "timeout_graceful_shutdown": 5,
-                               "lifespan": "on"}
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "access_log": access_log,
+        "log_level": "info",
+        "backlog": 4096,
+        "timeout_keep_alive": 30,
+        "timeout_graceful_shutdown": 5,
+        "lifespan": "on",
+    }
     if workers == 1:
         app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
         click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
@@ -172,8 +189,10 @@ def lexicon_build(names: tuple[str, ...]) -> None:
             lexicon = store.load(name)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
-        click.echo(f"{name}: {lexicon.graph.node_count} DAWG nodes, {lexicon.gaddag.node_count} GADDAG nodes, "
-                   f"ready in {time.perf_counter() - started:.1f} s")
+        click.echo(
+            f"{name}: {lexicon.graph.node_count} DAWG nodes, {lexicon.gaddag.node_count} GADDAG nodes, "
+            f"ready in {time.perf_counter() - started:.1f} s"
+        )
 
 
 @lexicon.command("import")
@@ -210,8 +229,10 @@ def backup_command(file: Path | None) -> None:
         summary = backups.backup(file or backups.default_path())
     except backups.BackupError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"backup written to {summary.path} ({summary.size / 1024:.0f} KB, schema {summary.revision}): "
-               f"{summary.describe()}")
+    click.echo(
+        f"backup written to {summary.path} ({summary.size / 1024:.0f} KB, schema {summary.revision}): "
+        f"{summary.describe()}"
+    )
 
 
 @main.command("restore")
@@ -229,8 +250,10 @@ def restore_command(file: Path, replace: bool, yes: bool) -> None:
 
     url = backups.configured_url()
     if replace and not yes:
-        click.confirm(f"Delete everything in {backups.shown_url(url)} and put {file} in its place? "
-                      "(The server must be stopped.)", abort=True)
+        click.confirm(
+            f"Delete everything in {backups.shown_url(url)} and put {file} in its place? (The server must be stopped.)",
+            abort=True,
+        )
     try:
         summary = backups.restore(file, url, replace=replace)
     except backups.BackupError as exc:

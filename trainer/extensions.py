@@ -56,8 +56,9 @@ class UTCDateTime(TypeDecorator[datetime]):
 class Base(DeclarativeBase):
     """Base class of every model (SQLAlchemy 2 typed declarative style)."""
 
-    registry = registry(metadata=MetaData(naming_convention=NAMING_CONVENTION),
-                        type_annotation_map={datetime: UTCDateTime})
+    registry = registry(
+        metadata=MetaData(naming_convention=NAMING_CONVENTION), type_annotation_map={datetime: UTCDateTime}
+    )
 
 
 db = SQLAlchemy(model_class=Base)

@@ -36,8 +36,9 @@ def require_axe() -> Path:
     pytest.skip(reason)
 
 
-def run_axe(page: Page, context_selector: str | None = None,
-            options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def run_axe(
+    page: Page, context_selector: str | None = None, options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Every axe violation on the page as loaded now (or within ``context_selector``), as axe reports them.
 
     Each is a dict with ``id``, ``impact``, ``help``, ``helpUrl`` and ``nodes`` (each node has
@@ -61,8 +62,9 @@ def format_violations(violations: list[dict[str, Any]]) -> str:
     """A readable list for an assertion message: rule, impact, help and each offending element."""
     lines: list[str] = []
     for violation in violations:
-        lines.append(f"- {violation['id']} ({violation.get('impact')}): {violation.get('help')} "
-                     f"<{violation.get('helpUrl')}>")
+        lines.append(
+            f"- {violation['id']} ({violation.get('impact')}): {violation.get('help')} <{violation.get('helpUrl')}>"
+        )
         for node in violation.get("nodes", []):
             target = " ".join(str(part) for part in node.get("target", []))
             summary = " ".join(str(node.get("failureSummary", "")).split())

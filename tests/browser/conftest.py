@@ -25,8 +25,15 @@ DEFAULT_CHROMIUM = "/usr/bin/chromium"
 # This machine's network is closed: without these Chromium tries to reach Google's services at
 # start-up (component updates, sync, QUIC probes) and the first page can wait on those attempts.
 # --no-sandbox because the tests run as root, where Chromium's sandbox refuses to start.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 10_000  # a page action or expectation slower than this is a failure, not a wait
 
 
@@ -77,8 +84,9 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory, lexicon_store: LexiconStore, en_lexicon: Lexicon,
-                fr_lexicon: Lexicon) -> Iterator[TirageServer]:
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon
+) -> Iterator[TirageServer]:
     """``tirage serve`` as a user starts it (SQLite in its instance folder, the scheduler on), one per module.
 
     Every lexicon is in its cache, so the server builds no word graph. ``live_server.base_url``

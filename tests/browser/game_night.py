@@ -33,6 +33,7 @@ PASSWORD = "a long enough club password"
 
 # ---------------------------------------------------------------- what the browsers complain about
 
+
 @dataclass
 class BrowserErrors:
     """Console errors and uncaught exceptions of every watched context, for one assertion at the end.
@@ -68,6 +69,7 @@ class BrowserErrors:
 
 
 # ---------------------------------------------------------------- the server's view (JSON API)
+
 
 def api(server: TirageServer, path: str) -> Any:
     """GET ``/api{path}`` as JSON (public: what any phone may read)."""
@@ -121,6 +123,7 @@ def position(server: TirageServer, game_id: int, lexicon: Lexicon) -> Position:
 
 # ---------------------------------------------------------------- people in the room
 
+
 def live(page: Page) -> Locator:
     return page.locator("#live .live-state")
 
@@ -147,8 +150,9 @@ class Director:
         page.locator("form.stack-form button[type=submit]").click()
         expect(page).to_have_url(re.compile(r"/director/$"))
 
-    def create_game(self, rules: str = "en", max_rounds: int | None = None, round_seconds: int = 600,
-                    seed: int | None = None) -> Game:
+    def create_game(
+        self, rules: str = "en", max_rounds: int | None = None, round_seconds: int = 600, seed: int | None = None
+    ) -> Game:
         """Through the New game form; the reveal pause left empty, so the director starts each round."""
         page = self.console
         page.locator('a[href$="/director/games/new"]').click()
@@ -218,8 +222,9 @@ class Player:
             expect(live(self.page)).to_have_attribute("data-round", str(round_number))
 
     def rack(self) -> str:
-        return "".join(self.page.locator("#live .rack [data-letter]").evaluate_all(
-            "tiles => tiles.map(t => t.dataset.letter)"))
+        return "".join(
+            self.page.locator("#live .rack [data-letter]").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
+        )
 
     def type_play(self, text: str) -> None:
         self.move_input.fill("")
@@ -308,5 +313,15 @@ def night_of(browser: Browser, server: TirageServer, director_name: str) -> Iter
 def standings_rows(server: TirageServer, game_id: int) -> list[list[str]]:
     """The server's standings as the phones' table shows them: rank, name, total, difference, %, tops, solos."""
     table = api(server, f"/games/{game_id}/standings")
-    return [[str(s["rank"]), s["name"], str(s["total"]), str(s["negatif"]), str(s["percentage"]), str(s["tops"]),
-             str(s["solos"])] for s in table["standings"]]
+    return [
+        [
+            str(s["rank"]),
+            s["name"],
+            str(s["total"]),
+            str(s["negatif"]),
+            str(s["percentage"]),
+            str(s["tops"]),
+            str(s["solos"]),
+        ]
+        for s in table["standings"]
+    ]

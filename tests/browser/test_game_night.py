@@ -71,7 +71,8 @@ def expect_reveal_figures(player: Player, server: TirageServer, game_id: int, nu
 
 
 def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
-        night: Night, live_server: TirageServer, en_lexicon: Lexicon) -> None:
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+) -> None:
     director = night.director()
     game = director.create_game(rules="en", max_rounds=2, seed=SEED)
     projector = director.open_projector(game)
@@ -194,7 +195,8 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
 
 
 def test_a_french_game_in_french_with_french_notation(
-        night: Night, live_server: TirageServer, fr_lexicon: Lexicon) -> None:
+    night: Night, live_server: TirageServer, fr_lexicon: Lexicon
+) -> None:
     director = night.director(locale="fr-FR")
     console = director.console
     expect(console.locator("html")).to_have_attribute("lang", "fr")
@@ -300,8 +302,9 @@ def projector_shots(projector: Page, url: str, state: str, folder: Path) -> list
         for width, height in PROJECTOR_SIZES:
             projector.set_viewport_size({"width": width, "height": height})
             projector.screenshot(path=folder / f"projector-{width}-{theme}-{state}.png")
-            problems += [f"projector {width}×{height} {theme} {state}: {where}"
-                         for where in projector.evaluate(_OUTSIDE)]
+            problems += [
+                f"projector {width}×{height} {theme} {state}: {where}" for where in projector.evaluate(_OUTSIDE)
+            ]
     return problems
 
 
@@ -315,7 +318,8 @@ def phone_shot(player: Player, theme: str, state: str, folder: Path) -> list[str
 
 
 def test_screenshots_of_the_projector_and_a_phone_fit_their_screens(
-        night: Night, live_server: TirageServer, en_lexicon: Lexicon, screenshot_dir: Path) -> None:
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, screenshot_dir: Path
+) -> None:
     director = night.director()
     game = director.create_game(rules="en", round_seconds=180, seed=SEED)
     projector = director.open_projector(game)
@@ -366,8 +370,7 @@ def test_screenshots_of_the_projector_and_a_phone_fit_their_screens(
 AAA_CONTRAST = "color-contrast-enhanced"  # axe's WCAG AAA text-contrast rule, off unless enabled
 
 
-def accessibility_problems(axe: Callable[..., list[dict[str, Any]]], page: Page, where: str,
-                           theme: str) -> list[str]:
+def accessibility_problems(axe: Callable[..., list[dict[str, Any]]], page: Page, where: str, theme: str) -> list[str]:
     """axe-core on the page as it is: serious or critical violations; in the contrast theme, also any
     text below the AAA contrast ratios (7:1, 4.5:1 for large text), which that theme promises."""
     options = {"rules": {AAA_CONTRAST: {"enabled": True}}} if theme == "contrast" else None
@@ -383,15 +386,17 @@ def accessibility_problems(axe: Callable[..., list[dict[str, Any]]], page: Page,
 
 
 def test_phone_and_projector_pass_axe_in_both_themes_and_the_contrast_theme_reaches_aaa(
-        night: Night, live_server: TirageServer, en_lexicon: Lexicon,
-        axe: Callable[..., list[dict[str, Any]]]) -> None:
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, axe: Callable[..., list[dict[str, Any]]]
+) -> None:
     director = night.director()
     game = director.create_game(rules="en", seed=SEED)
     projector = director.open_projector(game)
     projector.set_viewport_size({"width": 1280, "height": 720})
     ann, bea = night.player("Ann"), night.player("Bea")
-    pages = {"phone": (ann.page, f"{live_server.base_url}/play/{game.id}"),
-             "projector": (projector, f"{live_server.base_url}/games/{game.id}/projector")}
+    pages = {
+        "phone": (ann.page, f"{live_server.base_url}/play/{game.id}"),
+        "projector": (projector, f"{live_server.base_url}/games/{game.id}/projector"),
+    }
     problems: list[str] = []
 
     def check(state: str, status: str, before: Callable[[], None] = lambda: None) -> None:
@@ -437,4 +442,3 @@ def test_phone_and_projector_pass_axe_in_both_themes_and_the_contrast_theme_reac
     check("reveal", "revealing")
     assert not problems, "accessibility problems:\n" + "\n".join(problems)
     night.errors.check()
-

@@ -13,7 +13,8 @@ from tests.processes import TirageServer
 
 
 def test_home_page_in_english_then_french_without_serious_accessibility_violations(
-        page: Page, live_server: TirageServer, axe: Callable[..., list[dict[str, Any]]]) -> None:
+    page: Page, live_server: TirageServer, axe: Callable[..., list[dict[str, Any]]]
+) -> None:
     response = page.goto(f"{live_server.base_url}/")
     assert response is not None and response.status == 200
     expect(page.locator("html")).to_have_attribute("lang", "en")

@@ -13,8 +13,9 @@ from tests.browser.axe import format_violations, serious_violations
 from tests.processes import TirageServer
 
 
-def test_a_learner_studies_with_the_keyboard_only(page: Page, live_server: TirageServer,
-                                                  axe: Callable[..., list[dict[str, Any]]]) -> None:
+def test_a_learner_studies_with_the_keyboard_only(
+    page: Page, live_server: TirageServer, axe: Callable[..., list[dict[str, Any]]]
+) -> None:
     base = live_server.base_url
     page.goto(f"{base}/study/signup")
     page.keyboard.type("keyboard-learner")

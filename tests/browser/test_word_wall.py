@@ -60,8 +60,8 @@ def send(page: Page, word: str) -> None:
 
 
 def test_two_phones_find_words_and_the_screen_shows_them_with_the_finders_names(
-        night: Night, live_server: TirageServer, en_lexicon: Lexicon,
-        axe: Callable[..., list[dict[str, Any]]]) -> None:
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, axe: Callable[..., list[dict[str, Any]]]
+) -> None:
     director = night.director()
     console = director.console
 
@@ -131,8 +131,11 @@ def test_two_phones_find_words_and_the_screen_shows_them_with_the_finders_names(
     expect(bea.page.locator("[data-feedback] li").first).to_contain_text("not on this wall")
 
     # The screen (polling) shows every find on its alphagram with the finder's name.
-    for word, key, finder in ((ann_word, with_two[0], "Ann"), (bea_word, with_two[1], "Bea"),
-                              (bea_second, with_two[0], "Bea")):
+    for word, key, finder in (
+        (ann_word, with_two[0], "Ann"),
+        (bea_word, with_two[1], "Bea"),
+        (bea_second, with_two[0], "Bea"),
+    ):
         found = screen.locator(f'#live .wall-tile[data-alphagram="{key}"] [data-word="{word}"]')
         expect(found.locator(".wall-finder")).to_have_text(finder)
         expect(ann.page.locator(f'#live [data-word="{word}"] .wall-finder')).to_have_text(finder)

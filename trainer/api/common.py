@@ -26,8 +26,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_ID = 2**31 - 1  # the largest id (and round number) an INTEGER column holds in PostgreSQL
 MAX_BODY = 64 * 1024  # settings, a play, a correction: a few hundred bytes
-DATABASE_UNAVAILABLE = ("the database is unavailable for a moment (restarting, or the connection was lost): "
-                        "try again in a few seconds")
+DATABASE_UNAVAILABLE = (
+    "the database is unavailable for a moment (restarting, or the connection was lost): try again in a few seconds"
+)
 RETRY_AFTER_SECONDS = 5
 
 
@@ -49,8 +50,9 @@ def game_error(error: GameError) -> tuple[Response, int, dict[str, str]]:
 def database_unavailable(error: DBAPIError) -> tuple[Response, int, dict[str, str]]:
     """The DBAPI's disconnects and refused connections: the request did not complete, the client may retry.
     Logged as one line, not a traceback: an outage would fill the log with the same one."""
-    current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
-                               database_error_summary(error))
+    current_app.logger.warning(
+        "database unavailable for %s %s: %s", request.method, request.path, database_error_summary(error)
+    )
     return jsonify(error=DATABASE_UNAVAILABLE), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 

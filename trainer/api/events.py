@@ -81,8 +81,9 @@ def frame(shown: dict[str, Any]) -> str:
     return f"id: {shown['id']}\nevent: {shown['kind']}\ndata: {json.dumps(shown, separators=(',', ':'))}\n\n"
 
 
-def stream(app: Flask, game_id: int, after: int, timeout: float, poll: float, heartbeat: float,
-           quiet: bool = False) -> Iterator[str]:
+def stream(
+    app: Flask, game_id: int, after: int, timeout: float, poll: float, heartbeat: float, quiet: bool = False
+) -> Iterator[str]:
     """Every event after ``after`` as it is written, for ``timeout`` seconds."""
     yield f"retry: {RETRY_MS}\n\n"
     start = last_sent = time.monotonic()
@@ -113,5 +114,6 @@ def events(game_id: int) -> ResponseReturnValue:
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     poll = float(app.config.get("TIRAGE_SSE_POLL", POLL_SECONDS))
     heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
-    return Response(stream(app, game_id, after, timeout, poll, heartbeat, quiet), mimetype="text/event-stream",
-                    headers=HEADERS)
+    return Response(
+        stream(app, game_id, after, timeout, poll, heartbeat, quiet), mimetype="text/event-stream", headers=HEADERS
+    )

@@ -33,13 +33,23 @@ def standings_csv(results: GameResults) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     numbers = [r.number for r in results.rounds]
-    writer.writerow(["rank", "name", "total", "negatif", "percentage", "tops", "solos",
-                     *(f"round {n}" for n in numbers)])
-    writer.writerow(["", "(top)", results.top_total, 0, 100 if results.top_total else 0, len(numbers), "",
-                     *(r.top_score for r in results.rounds)])
+    writer.writerow(
+        ["rank", "name", "total", "negatif", "percentage", "tops", "solos", *(f"round {n}" for n in numbers)]
+    )
+    writer.writerow(
+        [
+            "",
+            "(top)",
+            results.top_total,
+            0,
+            100 if results.top_total else 0,
+            len(numbers),
+            "",
+            *(r.top_score for r in results.rounds),
+        ]
+    )
     for s in results.standings:
-        writer.writerow([s.rank, _cell(s.player), s.total, s.negatif, s.percentage, s.tops, s.solos,
-                         *s.round_totals])
+        writer.writerow([s.rank, _cell(s.player), s.total, s.negatif, s.percentage, s.tops, s.solos, *s.round_totals])
     return out.getvalue()
 
 

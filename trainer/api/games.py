@@ -138,14 +138,16 @@ def play(game_id: int, number: int) -> ResponseReturnValue:
     game = get_game(game_id)
     data = json_body()
     submission = service.submit(game, player, number, data.get("move"))  # committed before we answer
-    return jsonify(round=number, move=submission.move, score=submission.score_as_placed,
-                   received_at=iso(submission.received_at))
+    return jsonify(
+        round=number, move=submission.move, score=submission.score_as_placed, received_at=iso(submission.received_at)
+    )
 
 
 def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
     game = get_game(game_id)
     round_ = db.session.execute(
-        select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
+        select(Round).where(Round.game_id == game.id, Round.number == number)
+    ).scalar_one_or_none()
     if round_ is None:
         raise GameError(f"game {game_id} has no round {number}", 404)
     if round_.status != "closed":
@@ -157,8 +159,11 @@ def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
 def round_details(game_id: int, number: int) -> ResponseReturnValue:
     game, round_ = _closed_round(game_id, number)
     # Built once per version of the game: the whole room may ask at the reveal.
-    body = cached(game, ("round", number),
-                  lambda: json.dumps(present.round_details(game, round_, game_results(game)), separators=(",", ":")))
+    body = cached(
+        game,
+        ("round", number),
+        lambda: json.dumps(present.round_details(game, round_, game_results(game)), separators=(",", ":")),
+    )
     return Response(body, mimetype="application/json")
 
 
@@ -175,16 +180,18 @@ def my_round(game_id: int, number: int) -> ResponseReturnValue:
 @bp.get("/games/<id:game_id>/standings")
 def standings(game_id: int) -> ResponseReturnValue:
     game = get_game(game_id)
-    body = cached(game, "standings",
-                  lambda: json.dumps(present.standings(game, game_results(game)), separators=(",", ":")))
+    body = cached(
+        game, "standings", lambda: json.dumps(present.standings(game, game_results(game)), separators=(",", ":"))
+    )
     return Response(body, mimetype="application/json")
 
 
 @bp.get("/games/<id:game_id>/export.csv")
 def export_csv(game_id: int) -> ResponseReturnValue:
     game = get_game(game_id)
-    return _download(export.standings_csv(service.results(game)), "text/csv; charset=utf-8",
-                     f"tirage-game-{game.id}.csv")
+    return _download(
+        export.standings_csv(service.results(game)), "text/csv; charset=utf-8", f"tirage-game-{game.id}.csv"
+    )
 
 
 @bp.get("/games/<id:game_id>/export.gcg")

@@ -32,20 +32,34 @@ def _errors(*statuses: int) -> dict[str, Any]:
     return {str(status): {"$ref": f"#/components/responses/E{status}"} for status in statuses}
 
 
-GAME_ID = {"name": "game_id", "in": "path", "required": True,
-           "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}}
-ROUND = {"name": "number", "in": "path", "required": True, "description": "Round number, from 1.",
-         "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}}
+GAME_ID = {
+    "name": "game_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+}
+ROUND = {
+    "name": "number",
+    "in": "path",
+    "required": True,
+    "description": "Round number, from 1.",
+    "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+}
 DIRECTOR: list[dict[str, list[str]]] = [{"directorToken": []}]
 PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
 
 
 def _director_action(summary: str, description: str, body: str | None = None) -> dict[str, Any]:
     operation: dict[str, Any] = {
-        "tags": ["director"], "summary": summary, "description": description, "security": DIRECTOR,
+        "tags": ["director"],
+        "summary": summary,
+        "description": description,
+        "security": DIRECTOR,
         "parameters": [GAME_ID],
-        "responses": {**_ok("GameState", "The game after the change (with its join code)."),
-                      **_errors(400, 401, 403, 404, 409, 422)},
+        "responses": {
+            **_ok("GameState", "The game after the change (with its join code)."),
+            **_errors(400, 401, 403, 404, 409, 422),
+        },
     }
     if body is not None:
         operation["requestBody"] = _body(body)
@@ -62,229 +76,486 @@ SETTINGS_PROPERTIES: dict[str, Any] = {
     "lexicon": {"type": "string", "description": "Lexicon name (default: the ruleset's)."},
     "notation": {"type": "string", "enum": ["english", "french"]},
     "round_seconds": {"type": "integer", "minimum": 10, "maximum": 3600, "default": 180},
-    "reveal_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 3600, "default": 30,
-                       "description": "Pause after a round's reveal; null: wait for the director's /next."},
+    "reveal_seconds": {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "maximum": 3600,
+        "default": 30,
+        "description": "Pause after a round's reveal; null: wait for the director's /next.",
+    },
     "draw_rule": _ref("DrawRule"),
     "solo_bonus": {"type": "integer", "minimum": 0, "maximum": 100, "default": 10},
     "solo_min_players": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 16},
-    "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1,
-             "description": "Same seed and settings, same draws. Shown only to the director until the game ends."},
+    "seed": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 2**63 - 1,
+        "description": "Same seed and settings, same draws. Shown only to the director until the game ends.",
+    },
     "max_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None},
 }
 
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": _STR}},
-    "Credentials": {"type": "object", "required": ["username", "password"],
-                    "properties": {"username": _STR, "password": _STR}},
-    "Token": {"type": "object", "required": ["token", "token_type", "expires_in"],
-              "properties": {"token": _STR, "token_type": {"const": "Bearer"},
-                             "expires_in": {"type": "integer", "description": "Seconds."}}},
-    "DrawRule": {"type": "object", "additionalProperties": False, "properties": {
-        "min_vowels": {"type": "integer", "minimum": 0, "maximum": 30, "default": 2},
-        "min_consonants": {"type": "integer", "minimum": 0, "maximum": 30, "default": 2},
-        "late_min_vowels": {"type": "integer", "minimum": 0, "maximum": 30, "default": 1},
-        "late_min_consonants": {"type": "integer", "minimum": 0, "maximum": 30, "default": 1},
-        "late_from_round": {"type": "integer", "minimum": 1, "maximum": 30, "default": 16},
-        "blanks_either": {"type": "boolean", "default": True}}},
-    "GameSettings": {"type": "object", "properties": SETTINGS_PROPERTIES,
-                     "description": "Every field is optional; defaults of GAME-RULES.md section 6."},
-    "GameCreated": {"type": "object", "required": ["id", "join_code", "status", "seed"],
-                    "properties": {"id": _INT, "join_code": _STR, "status": _STR, **SETTINGS_PROPERTIES}},
-    "GameState": {"type": "object", "required": [
-        "id", "status", "round", "board", "rack", "deadline", "seconds_left", "submissions", "players",
-        "notation", "settings"], "properties": {
-        "id": _INT,
-        "status": {"enum": ["lobby", "playing", "paused", "revealing", "finished"]},
-        "round": {"type": "integer", "description": "Current round number; 0 in the lobby."},
-        "max_rounds": {"type": ["integer", "null"]},
-        "board": {"type": "array", "items": _STR, "minItems": 15, "maxItems": 15,
-                  "description": "Rows as in `tirage analyze`: '.' empty, upper case tiles, lower case blanks."},
-        "rack": {"type": ["string", "null"], "description": "'?' for a blank."},
-        "draw": {"type": ["string", "null"], "description": "RELIQUAT+NEW; rejected draws prefixed with '-'."},
-        "round_status": {"type": ["string", "null"], "enum": ["open", "paused", "closed", None]},
-        "deadline": _TIME,
-        "seconds_left": {"type": ["number", "null"]},
-        "submissions": {"type": "integer", "description": "Players who have handed in a play this round."},
-        "players": {"type": "integer"},
-        "notation": {"enum": ["english", "french"]},
-        "next_round_at": _TIME,
-        "end_reason": {"type": ["string", "null"]},
-        "settings": {"type": "object", "properties": SETTINGS_PROPERTIES},
-        "join_code": {"type": "string", "description": "Only to the game's director."}}},
-    "JoinRequest": {"type": "object", "required": ["code", "name"], "properties": {
-        "code": _STR, "name": {"type": "string", "minLength": 1, "maxLength": 40}}},
-    "Joined": {"type": "object", "required": ["game_id", "player_id", "token"], "properties": {
-        "game_id": _INT, "player_id": _INT, "name": _STR,
-        "token": {"type": "string", "description": "The player's bearer token, shown once."}}},
-    "PlayRequest": {"type": "object", "required": ["move"], "properties": {
-        "move": {"type": "string", "examples": ["8D TRAIN", "H4 TRAIN"],
-                 "description": "Coordinate and word in the game's notation; lower case for blanks."}}},
-    "PlayAccepted": {"type": "object", "required": ["round", "move", "score"], "properties": {
-        "round": _INT, "move": _STR, "received_at": _TIME,
-        "score": {"type": "integer", "description": "The play's value as placed; word validity is not told."}}},
-    "ExtendRequest": {"type": "object", "required": ["seconds"],
-                      "properties": {"seconds": {"type": "integer", "minimum": 1, "maximum": 3600}}},
-    "TopRequest": {"type": "object", "required": ["move"],
-                   "properties": {"move": {"type": "string", "description": "One of the round's `tops`."}}},
-    "CorrectionRequest": {"type": "object", "required": ["player_id", "score", "reason"], "properties": {
-        "player_id": _INT, "score": {"type": "integer", "minimum": 0, "maximum": 10000},
-        "reason": {"type": "string", "minLength": 1}}},
+    "Credentials": {
+        "type": "object",
+        "required": ["username", "password"],
+        "properties": {"username": _STR, "password": _STR},
+    },
+    "Token": {
+        "type": "object",
+        "required": ["token", "token_type", "expires_in"],
+        "properties": {
+            "token": _STR,
+            "token_type": {"const": "Bearer"},
+            "expires_in": {"type": "integer", "description": "Seconds."},
+        },
+    },
+    "DrawRule": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "min_vowels": {"type": "integer", "minimum": 0, "maximum": 30, "default": 2},
+            "min_consonants": {"type": "integer", "minimum": 0, "maximum": 30, "default": 2},
+            "late_min_vowels": {"type": "integer", "minimum": 0, "maximum": 30, "default": 1},
+            "late_min_consonants": {"type": "integer", "minimum": 0, "maximum": 30, "default": 1},
+            "late_from_round": {"type": "integer", "minimum": 1, "maximum": 30, "default": 16},
+            "blanks_either": {"type": "boolean", "default": True},
+        },
+    },
+    "GameSettings": {
+        "type": "object",
+        "properties": SETTINGS_PROPERTIES,
+        "description": "Every field is optional; defaults of GAME-RULES.md section 6.",
+    },
+    "GameCreated": {
+        "type": "object",
+        "required": ["id", "join_code", "status", "seed"],
+        "properties": {"id": _INT, "join_code": _STR, "status": _STR, **SETTINGS_PROPERTIES},
+    },
+    "GameState": {
+        "type": "object",
+        "required": [
+            "id",
+            "status",
+            "round",
+            "board",
+            "rack",
+            "deadline",
+            "seconds_left",
+            "submissions",
+            "players",
+            "notation",
+            "settings",
+        ],
+        "properties": {
+            "id": _INT,
+            "status": {"enum": ["lobby", "playing", "paused", "revealing", "finished"]},
+            "round": {"type": "integer", "description": "Current round number; 0 in the lobby."},
+            "max_rounds": {"type": ["integer", "null"]},
+            "board": {
+                "type": "array",
+                "items": _STR,
+                "minItems": 15,
+                "maxItems": 15,
+                "description": "Rows as in `tirage analyze`: '.' empty, upper case tiles, lower case blanks.",
+            },
+            "rack": {"type": ["string", "null"], "description": "'?' for a blank."},
+            "draw": {"type": ["string", "null"], "description": "RELIQUAT+NEW; rejected draws prefixed with '-'."},
+            "round_status": {"type": ["string", "null"], "enum": ["open", "paused", "closed", None]},
+            "deadline": _TIME,
+            "seconds_left": {"type": ["number", "null"]},
+            "submissions": {"type": "integer", "description": "Players who have handed in a play this round."},
+            "players": {"type": "integer"},
+            "notation": {"enum": ["english", "french"]},
+            "next_round_at": _TIME,
+            "end_reason": {"type": ["string", "null"]},
+            "settings": {"type": "object", "properties": SETTINGS_PROPERTIES},
+            "join_code": {"type": "string", "description": "Only to the game's director."},
+        },
+    },
+    "JoinRequest": {
+        "type": "object",
+        "required": ["code", "name"],
+        "properties": {"code": _STR, "name": {"type": "string", "minLength": 1, "maxLength": 40}},
+    },
+    "Joined": {
+        "type": "object",
+        "required": ["game_id", "player_id", "token"],
+        "properties": {
+            "game_id": _INT,
+            "player_id": _INT,
+            "name": _STR,
+            "token": {"type": "string", "description": "The player's bearer token, shown once."},
+        },
+    },
+    "PlayRequest": {
+        "type": "object",
+        "required": ["move"],
+        "properties": {
+            "move": {
+                "type": "string",
+                "examples": ["8D TRAIN", "H4 TRAIN"],
+                "description": "Coordinate and word in the game's notation; lower case for blanks.",
+            }
+        },
+    },
+    "PlayAccepted": {
+        "type": "object",
+        "required": ["round", "move", "score"],
+        "properties": {
+            "round": _INT,
+            "move": _STR,
+            "received_at": _TIME,
+            "score": {"type": "integer", "description": "The play's value as placed; word validity is not told."},
+        },
+    },
+    "ExtendRequest": {
+        "type": "object",
+        "required": ["seconds"],
+        "properties": {"seconds": {"type": "integer", "minimum": 1, "maximum": 3600}},
+    },
+    "TopRequest": {
+        "type": "object",
+        "required": ["move"],
+        "properties": {"move": {"type": "string", "description": "One of the round's `tops`."}},
+    },
+    "CorrectionRequest": {
+        "type": "object",
+        "required": ["player_id", "score", "reason"],
+        "properties": {
+            "player_id": _INT,
+            "score": {"type": "integer", "minimum": 0, "maximum": 10000},
+            "reason": {"type": "string", "minLength": 1},
+        },
+    },
     "Correction": {"type": "object", "properties": {"score": _INT, "reason": _STR, "author": _STR}},
-    "PlayerRound": {"type": "object", "required": [
-        "player_id", "name", "move", "score", "valid", "difference", "solo", "rank", "of"], "properties": {
-        "player_id": {"type": ["integer", "null"]}, "name": _STR,
-        "move": {"type": ["string", "null"], "description": "The play that counted (the last one handed in)."},
-        "score": {"type": "integer", "description": "What the round scores for the player, corrections applied."},
-        "original": {"type": "integer", "description": "The score before corrections."},
-        "valid": {"type": "boolean"},
-        "invalid_words": {"type": "array", "items": _STR},
-        "late": {"type": "boolean"},
-        "difference": {"type": "integer", "description": "score - top score (≤ 0)."},
-        "top": {"type": "boolean"}, "solo": {"type": "boolean"}, "bonus": _INT,
-        "rank": {"type": ["integer", "null"], "description": "1 + legal plays scoring more (3rd of 412)."},
-        "of": {"type": "integer", "description": "The round's number of legal plays."},
-        "corrections": {"type": "array", "items": _ref("Correction")}}},
-    "RoundDetails": {"type": "object", "required": [
-        "number", "rack", "draw", "tops", "placed", "top_score", "plays", "closed_at", "results"], "properties": {
-        "game_id": _INT, "number": _INT, "status": {"const": "closed"}, "rack": _STR, "reliquat": _STR,
-        "draw": _STR, "board_before": {"type": "array", "items": _STR},
-        "started_at": _TIME, "deadline": _TIME, "closed_at": _TIME,
-        "top_score": _INT, "tops": {"type": "array", "items": _STR, "description": "Tie-break order."},
-        "placed": _STR, "plays": {"type": "integer", "description": "Number of legal plays."},
-        "solo": {"type": ["string", "null"]},
-        "results": {"type": "array", "items": _ref("PlayerRound")}}},
-    "MyRound": {"type": "object", "required": ["number", "rack", "tops", "placed", "top_score", "result", "standing"],
-                "properties": {
-        "game_id": _INT, "number": _INT, "rack": _STR, "top_score": _INT,
-        "tops": {"type": "array", "items": _STR}, "placed": _STR, "plays": _INT,
-        "result": {"anyOf": [_ref("PlayerRound"), {"type": "null"}]},
-        "standing": {"anyOf": [{"type": "object", "required": ["rank", "of", "total", "negatif", "percentage"],
-                                "properties": {"rank": _INT, "of": _INT, "total": _INT, "negatif": _INT,
-                                               "percentage": _INT}}, {"type": "null"}]}}},
-    "Standing": {"type": "object", "required": ["rank", "name", "total", "negatif", "percentage", "tops", "solos"],
-                 "properties": {
-        "rank": _INT, "player_id": {"type": ["integer", "null"]}, "name": _STR, "total": _INT,
-        "negatif": {"type": "integer", "description": "Sum of the differences from the top (≤ 0)."},
-        "percentage": {"type": "integer", "description": "round(100 × total / top total), half up."},
-        "tops": _INT, "solos": _INT,
-        "rounds": {"type": "array", "items": _INT, "description": "What each round added (score + bonus)."}}},
-    "Standings": {"type": "object", "required": ["standings", "top_total"], "properties": {
-        "game_id": _INT, "status": _STR, "rounds": {"type": "array", "items": _INT},
-        "top_scores": {"type": "array", "items": _INT}, "top_total": _INT,
-        "standings": {"type": "array", "items": _ref("Standing")}}},
+    "PlayerRound": {
+        "type": "object",
+        "required": ["player_id", "name", "move", "score", "valid", "difference", "solo", "rank", "of"],
+        "properties": {
+            "player_id": {"type": ["integer", "null"]},
+            "name": _STR,
+            "move": {"type": ["string", "null"], "description": "The play that counted (the last one handed in)."},
+            "score": {"type": "integer", "description": "What the round scores for the player, corrections applied."},
+            "original": {"type": "integer", "description": "The score before corrections."},
+            "valid": {"type": "boolean"},
+            "invalid_words": {"type": "array", "items": _STR},
+            "late": {"type": "boolean"},
+            "difference": {"type": "integer", "description": "score - top score (≤ 0)."},
+            "top": {"type": "boolean"},
+            "solo": {"type": "boolean"},
+            "bonus": _INT,
+            "rank": {"type": ["integer", "null"], "description": "1 + legal plays scoring more (3rd of 412)."},
+            "of": {"type": "integer", "description": "The round's number of legal plays."},
+            "corrections": {"type": "array", "items": _ref("Correction")},
+        },
+    },
+    "RoundDetails": {
+        "type": "object",
+        "required": ["number", "rack", "draw", "tops", "placed", "top_score", "plays", "closed_at", "results"],
+        "properties": {
+            "game_id": _INT,
+            "number": _INT,
+            "status": {"const": "closed"},
+            "rack": _STR,
+            "reliquat": _STR,
+            "draw": _STR,
+            "board_before": {"type": "array", "items": _STR},
+            "started_at": _TIME,
+            "deadline": _TIME,
+            "closed_at": _TIME,
+            "top_score": _INT,
+            "tops": {"type": "array", "items": _STR, "description": "Tie-break order."},
+            "placed": _STR,
+            "plays": {"type": "integer", "description": "Number of legal plays."},
+            "solo": {"type": ["string", "null"]},
+            "results": {"type": "array", "items": _ref("PlayerRound")},
+        },
+    },
+    "MyRound": {
+        "type": "object",
+        "required": ["number", "rack", "tops", "placed", "top_score", "result", "standing"],
+        "properties": {
+            "game_id": _INT,
+            "number": _INT,
+            "rack": _STR,
+            "top_score": _INT,
+            "tops": {"type": "array", "items": _STR},
+            "placed": _STR,
+            "plays": _INT,
+            "result": {"anyOf": [_ref("PlayerRound"), {"type": "null"}]},
+            "standing": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "required": ["rank", "of", "total", "negatif", "percentage"],
+                        "properties": {"rank": _INT, "of": _INT, "total": _INT, "negatif": _INT, "percentage": _INT},
+                    },
+                    {"type": "null"},
+                ]
+            },
+        },
+    },
+    "Standing": {
+        "type": "object",
+        "required": ["rank", "name", "total", "negatif", "percentage", "tops", "solos"],
+        "properties": {
+            "rank": _INT,
+            "player_id": {"type": ["integer", "null"]},
+            "name": _STR,
+            "total": _INT,
+            "negatif": {"type": "integer", "description": "Sum of the differences from the top (≤ 0)."},
+            "percentage": {"type": "integer", "description": "round(100 × total / top total), half up."},
+            "tops": _INT,
+            "solos": _INT,
+            "rounds": {"type": "array", "items": _INT, "description": "What each round added (score + bonus)."},
+        },
+    },
+    "Standings": {
+        "type": "object",
+        "required": ["standings", "top_total"],
+        "properties": {
+            "game_id": _INT,
+            "status": _STR,
+            "rounds": {"type": "array", "items": _INT},
+            "top_scores": {"type": "array", "items": _INT},
+            "top_total": _INT,
+            "standings": {"type": "array", "items": _ref("Standing")},
+        },
+    },
 }
 
-ERRORS = {400: "Malformed request (not a JSON object, bad query parameter).",
-          401: "No token, or a token that is not valid.", 403: "Not allowed with this token, or not yet.",
-          404: "No such game or round.", 409: "Not possible in the game's current state.",
-          413: "The request body is too large.",
-          429: "Too many refused attempts (join codes, logins) or plays: wait for the Retry-After seconds.",
-          422: "A field is missing or has a wrong type or value; or the play breaks a placement rule."}
+ERRORS = {
+    400: "Malformed request (not a JSON object, bad query parameter).",
+    401: "No token, or a token that is not valid.",
+    403: "Not allowed with this token, or not yet.",
+    404: "No such game or round.",
+    409: "Not possible in the game's current state.",
+    413: "The request body is too large.",
+    429: "Too many refused attempts (join codes, logins) or plays: wait for the Retry-After seconds.",
+    422: "A field is missing or has a wrong type or value; or the play breaks a placement rule.",
+}
 
 PATHS: dict[str, Any] = {
-    "/api/auth/token": {"post": {
-        "tags": ["auth"], "summary": "A director's bearer token", "security": [], "requestBody": _body("Credentials"),
-        "responses": {**_ok("Token", "The token."), **_errors(400, 401, 413, 429)}}},
-    "/api/games": {"post": {
-        "tags": ["director"], "summary": "Create a game", "security": DIRECTOR,
-        "requestBody": _body("GameSettings"),
-        "responses": {**_ok("GameCreated", "The game, with its join code and its seed.", "201"),
-                      **_errors(400, 401, 403, 413, 422)}}},
-    "/api/join": {"post": {
-        "tags": ["player"], "summary": "Join a game with its code", "security": [], "requestBody": _body("JoinRequest"),
-        "responses": {**_ok("Joined", "The player and their token.", "201"),
-                      **_errors(400, 404, 409, 413, 422, 429)}}},
-    "/api/games/{game_id}": {"get": {
-        "tags": ["display"], "summary": "The game now", "security": [{}, {"directorToken": []}],
-        "description": "No names or plays; the join code and seed only with the game's director token.",
-        "parameters": [GAME_ID], "responses": {**_ok("GameState", "The game."), **_errors(404)}}},
+    "/api/auth/token": {
+        "post": {
+            "tags": ["auth"],
+            "summary": "A director's bearer token",
+            "security": [],
+            "requestBody": _body("Credentials"),
+            "responses": {**_ok("Token", "The token."), **_errors(400, 401, 413, 429)},
+        }
+    },
+    "/api/games": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Create a game",
+            "security": DIRECTOR,
+            "requestBody": _body("GameSettings"),
+            "responses": {
+                **_ok("GameCreated", "The game, with its join code and its seed.", "201"),
+                **_errors(400, 401, 403, 413, 422),
+            },
+        }
+    },
+    "/api/join": {
+        "post": {
+            "tags": ["player"],
+            "summary": "Join a game with its code",
+            "security": [],
+            "requestBody": _body("JoinRequest"),
+            "responses": {
+                **_ok("Joined", "The player and their token.", "201"),
+                **_errors(400, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}": {
+        "get": {
+            "tags": ["display"],
+            "summary": "The game now",
+            "security": [{}, {"directorToken": []}],
+            "description": "No names or plays; the join code and seed only with the game's director token.",
+            "parameters": [GAME_ID],
+            "responses": {**_ok("GameState", "The game."), **_errors(404)},
+        }
+    },
     "/api/games/{game_id}/start": _director_action("Start the game", "Draws and opens round 1."),
     "/api/games/{game_id}/pause": _director_action("Pause the round", "The time left is kept."),
     "/api/games/{game_id}/resume": _director_action("Resume the round", "The deadline is now + the time left."),
     "/api/games/{game_id}/close": _director_action("Close the round now", "Scores it and places the top."),
-    "/api/games/{game_id}/next": _director_action("Start the next round",
-                                                  "After a reveal; finishes the game when section 6 says so."),
-    "/api/games/{game_id}/end": _director_action("End the game now",
-                                                 "A round in play is closed and scored first; end_reason is director."),
-    "/api/games/{game_id}/extend": _director_action("Give the round more time", "Also while paused.",
-                                                    "ExtendRequest"),
-    "/api/games/{game_id}/rounds/{number}/top": {"post": {
-        **_director_action("Place another top", "During the round's reveal, before the next round.",
-                           "TopRequest")["post"], "parameters": [GAME_ID, ROUND]}},
-    "/api/games/{game_id}/rounds/{number}/corrections": {"post": {
-        "tags": ["director"], "summary": "Correct a player's round score",
-        "description": "Kept with its reason and author; never overwrites the submission.", "security": DIRECTOR,
-        "parameters": [GAME_ID, ROUND], "requestBody": _body("CorrectionRequest"),
-        "responses": {**_ok("RoundDetails", "The round with the correction applied.", "201"),
-                      **_errors(400, 401, 403, 404, 409, 413, 422, 429)}}},
-    "/api/games/{game_id}/rounds/{number}/plays": {"post": {
-        "tags": ["player"], "summary": "Hand in a play (the last one counts)", "security": PLAYER,
-        "parameters": [GAME_ID, ROUND], "requestBody": _body("PlayRequest"),
-        "responses": {**_ok("PlayAccepted", "Recorded (committed) with its score as placed."),
-                      **_errors(400, 401, 403, 404, 409, 413, 422, 429)}}},
-    "/api/games/{game_id}/rounds/{number}": {"get": {
-        "tags": ["display"], "summary": "A closed round's results", "security": [],
-        "parameters": [GAME_ID, ROUND],
-        "responses": {**_ok("RoundDetails", "The round."), **_errors(403, 404)}}},
-    "/api/games/{game_id}/rounds/{number}/me": {"get": {
-        "tags": ["player"], "summary": "A closed round as the player sees it (small: what a phone reads at the reveal)",
-        "security": PLAYER, "parameters": [GAME_ID, ROUND],
-        "responses": {**_ok("MyRound", "The tops, the player's own result and place."), **_errors(401, 403, 404)}}},
-    "/api/games/{game_id}/standings": {"get": {
-        "tags": ["display"], "summary": "The standings", "security": [], "parameters": [GAME_ID],
-        "responses": {**_ok("Standings", "Best first; ties share a rank."), **_errors(404)}}},
-    "/api/games/{game_id}/events": {"get": {
-        "tags": ["display"], "summary": "Server-Sent Events of the game", "security": [],
-        "description": ("Named events (`event:` is the kind: created, joined, round_started, submission, paused, "
-                        "resumed, extended, round_closed, placed, corrected, finished), each with its `id:`; the "
-                        "data is a JSON object with `id`, `kind`, `at` and the event's fields. Submissions carry "
-                        "only counts; `quiet=1` leaves out the per-player events (joined, submission). A comment is "
-                        "sent as a heartbeat; the stream ends after `timeout` seconds "
-                        "and clients reconnect with Last-Event-ID."),
-        "parameters": [
-            GAME_ID,
-            {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}},
-            {"name": "last_event_id", "in": "query", "required": False,
-             "schema": {"type": "integer", "minimum": 0}},
-            {"name": "timeout", "in": "query", "required": False,
-             "schema": {"type": "number", "minimum": 0, "maximum": 600, "default": 300}},
-            {"name": "quiet", "in": "query", "required": False, "schema": {"type": "integer", "enum": [0, 1]}}],
-        "responses": {"200": {"description": "The event stream.",
-                              "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-                      **_errors(400, 404)}}},
-    "/api/games/{game_id}/export.csv": {"get": {
-        "tags": ["display"], "summary": "Standings and per-round scores as CSV", "security": [],
-        "parameters": [GAME_ID],
-        "responses": {"200": {"description": "CSV.", "content": {"text/csv": {"schema": {"type": "string"}}}},
-                      **_errors(404)}}},
-    "/api/games/{game_id}/export.gcg": {"get": {
-        "tags": ["display"], "summary": "The placed plays as a GCG record", "security": [],
-        "parameters": [GAME_ID],
-        "responses": {"200": {"description": "GCG.",
-                              "content": {"application/x-gcg": {"schema": {"type": "string"}}}},
-                      **_errors(404)}}},
-    "/api/openapi.json": {"get": {
-        "tags": ["meta"], "summary": "This document", "security": [],
-        "responses": {"200": {"description": "OpenAPI 3.1.", "content": {JSON: {"schema": {"type": "object"}}}}}}},
+    "/api/games/{game_id}/next": _director_action(
+        "Start the next round", "After a reveal; finishes the game when section 6 says so."
+    ),
+    "/api/games/{game_id}/end": _director_action(
+        "End the game now", "A round in play is closed and scored first; end_reason is director."
+    ),
+    "/api/games/{game_id}/extend": _director_action("Give the round more time", "Also while paused.", "ExtendRequest"),
+    "/api/games/{game_id}/rounds/{number}/top": {
+        "post": {
+            **_director_action("Place another top", "During the round's reveal, before the next round.", "TopRequest")[
+                "post"
+            ],
+            "parameters": [GAME_ID, ROUND],
+        }
+    },
+    "/api/games/{game_id}/rounds/{number}/corrections": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Correct a player's round score",
+            "description": "Kept with its reason and author; never overwrites the submission.",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID, ROUND],
+            "requestBody": _body("CorrectionRequest"),
+            "responses": {
+                **_ok("RoundDetails", "The round with the correction applied.", "201"),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}/rounds/{number}/plays": {
+        "post": {
+            "tags": ["player"],
+            "summary": "Hand in a play (the last one counts)",
+            "security": PLAYER,
+            "parameters": [GAME_ID, ROUND],
+            "requestBody": _body("PlayRequest"),
+            "responses": {
+                **_ok("PlayAccepted", "Recorded (committed) with its score as placed."),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}/rounds/{number}": {
+        "get": {
+            "tags": ["display"],
+            "summary": "A closed round's results",
+            "security": [],
+            "parameters": [GAME_ID, ROUND],
+            "responses": {**_ok("RoundDetails", "The round."), **_errors(403, 404)},
+        }
+    },
+    "/api/games/{game_id}/rounds/{number}/me": {
+        "get": {
+            "tags": ["player"],
+            "summary": "A closed round as the player sees it (small: what a phone reads at the reveal)",
+            "security": PLAYER,
+            "parameters": [GAME_ID, ROUND],
+            "responses": {**_ok("MyRound", "The tops, the player's own result and place."), **_errors(401, 403, 404)},
+        }
+    },
+    "/api/games/{game_id}/standings": {
+        "get": {
+            "tags": ["display"],
+            "summary": "The standings",
+            "security": [],
+            "parameters": [GAME_ID],
+            "responses": {**_ok("Standings", "Best first; ties share a rank."), **_errors(404)},
+        }
+    },
+    "/api/games/{game_id}/events": {
+        "get": {
+            "tags": ["display"],
+            "summary": "Server-Sent Events of the game",
+            "security": [],
+            "description": (
+                "Named events (`event:` is the kind: created, joined, round_started, submission, paused, "
+                "resumed, extended, round_closed, placed, corrected, finished), each with its `id:`; the "
+                "data is a JSON object with `id`, `kind`, `at` and the event's fields. Submissions carry "
+                "only counts; `quiet=1` leaves out the per-player events (joined, submission). A comment is "
+                "sent as a heartbeat; the stream ends after `timeout` seconds "
+                "and clients reconnect with Last-Event-ID."
+            ),
+            "parameters": [
+                GAME_ID,
+                {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}},
+                {
+                    "name": "last_event_id",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 0},
+                },
+                {
+                    "name": "timeout",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "number", "minimum": 0, "maximum": 600, "default": 300},
+                },
+                {"name": "quiet", "in": "query", "required": False, "schema": {"type": "integer", "enum": [0, 1]}},
+            ],
+            "responses": {
+                "200": {
+                    "description": "The event stream.",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                },
+                **_errors(400, 404),
+            },
+        }
+    },
+    "/api/games/{game_id}/export.csv": {
+        "get": {
+            "tags": ["display"],
+            "summary": "Standings and per-round scores as CSV",
+            "security": [],
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": {"description": "CSV.", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                **_errors(404),
+            },
+        }
+    },
+    "/api/games/{game_id}/export.gcg": {
+        "get": {
+            "tags": ["display"],
+            "summary": "The placed plays as a GCG record",
+            "security": [],
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": {"description": "GCG.", "content": {"application/x-gcg": {"schema": {"type": "string"}}}},
+                **_errors(404),
+            },
+        }
+    },
+    "/api/openapi.json": {
+        "get": {
+            "tags": ["meta"],
+            "summary": "This document",
+            "security": [],
+            "responses": {"200": {"description": "OpenAPI 3.1.", "content": {JSON: {"schema": {"type": "object"}}}}},
+        }
+    },
 }
 
 
 def document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Tirage duplicate games API", "version": "1.0.0",
-                 "description": "Duplicate Scrabble games run by the server (GAME-RULES.md section 6). "
-                                "Errors are JSON objects {\"error\": \"...\"}."},
+        "info": {
+            "title": "Tirage duplicate games API",
+            "version": "1.0.0",
+            "description": "Duplicate Scrabble games run by the server (GAME-RULES.md section 6). "
+            'Errors are JSON objects {"error": "..."}.',
+        },
         "paths": PATHS,
         "components": {
             "schemas": SCHEMAS,
-            "responses": {f"E{status}": {"description": text, "content": {JSON: {"schema": _ref("Error")}}}
-                          for status, text in ERRORS.items()},
+            "responses": {
+                f"E{status}": {"description": text, "content": {JSON: {"schema": _ref("Error")}}}
+                for status, text in ERRORS.items()
+            },
             "securitySchemes": {
-                "directorToken": {"type": "http", "scheme": "bearer",
-                                  "description": "From POST /api/auth/token; valid 24 hours."},
-                "playerToken": {"type": "http", "scheme": "bearer",
-                                "description": "From POST /api/join; lets the player submit in that game only."}},
+                "directorToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "From POST /api/auth/token; valid 24 hours.",
+                },
+                "playerToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "From POST /api/join; lets the player submit in that game only.",
+                },
+            },
         },
     }
 

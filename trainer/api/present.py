@@ -18,8 +18,18 @@ from ..games.cache import cached
 from ..games.models import Event, Game, Player, Result, Round
 from .common import iso
 
-SETTINGS = ("rules", "lexicon", "notation", "round_seconds", "reveal_seconds", "draw_rule", "solo_bonus",
-            "solo_min_players", "seed", "max_rounds")
+SETTINGS = (
+    "rules",
+    "lexicon",
+    "notation",
+    "round_seconds",
+    "reveal_seconds",
+    "draw_rule",
+    "solo_bonus",
+    "solo_min_players",
+    "seed",
+    "max_rounds",
+)
 
 
 def settings(game: Game, with_seed: bool) -> dict[str, Any]:
@@ -103,28 +113,35 @@ def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, 
         "placed": round_.placed_move,
         "plays": scored.plays,
         "solo": scored.solo,
-        "results": [_player_round(p, ids.get(p.player), rows.get(ids[p.player]) if p.player in ids else None)
-                    for p in scored.players.values()],
+        "results": [
+            _player_round(p, ids.get(p.player), rows.get(ids[p.player]) if p.player in ids else None)
+            for p in scored.players.values()
+        ],
     }
 
 
 def my_round(game: Game, round_: Round, results: GameResults, player: Player) -> dict[str, Any]:
     """A closed round as one player sees it: the tops, their own play and figures, their place so far."""
-    row = db.session.execute(select(Result).where(Result.round_id == round_.id, Result.player_id == player.id)
-                             ).scalar_one_or_none()
+    row = db.session.execute(
+        select(Result).where(Result.round_id == round_.id, Result.player_id == player.id)
+    ).scalar_one_or_none()
     standing = cached(game, "standing-by-name", lambda: {s.player: s for s in results.standings}).get(player.name)
     return _my_round(round_, results, _scored(results, round_), player.id, player.name, row, standing)
 
 
 def every_my_round(game: Game, round_: Round, results: GameResults) -> dict[int, dict[str, Any]]:
     """:func:`my_round` of every player of the game at once, by player id (a few queries for the whole room)."""
-    rows = {row.player_id: row for row in db.session.execute(
-        select(Result).where(Result.round_id == round_.id)).scalars()}
+    rows = {
+        row.player_id: row for row in db.session.execute(select(Result).where(Result.round_id == round_.id)).scalars()
+    }
     standings = {s.player: s for s in results.standings}
     scored = _scored(results, round_)
-    return {player.id: _my_round(round_, results, scored, player.id, player.name, rows.get(player.id),
-                                 standings.get(player.name))
-            for player in game.players}
+    return {
+        player.id: _my_round(
+            round_, results, scored, player.id, player.name, rows.get(player.id), standings.get(player.name)
+        )
+        for player in game.players
+    }
 
 
 def _scored(results: GameResults, round_: Round) -> RoundResult:
@@ -132,8 +149,15 @@ def _scored(results: GameResults, round_: Round) -> RoundResult:
     return next(r for r in results.rounds if r.number == number)
 
 
-def _my_round(round_: Round, results: GameResults, scored: RoundResult, player_id: int, name: str,
-              row: Result | None, standing: Standing | None) -> dict[str, Any]:
+def _my_round(
+    round_: Round,
+    results: GameResults,
+    scored: RoundResult,
+    player_id: int,
+    name: str,
+    row: Result | None,
+    standing: Standing | None,
+) -> dict[str, Any]:
     own = scored.players.get(name)
     return {
         "game_id": round_.game_id,
@@ -144,9 +168,15 @@ def _my_round(round_: Round, results: GameResults, scored: RoundResult, player_i
         "placed": round_.placed_move,
         "plays": scored.plays,
         "result": _player_round(own, player_id, row) if own is not None else None,
-        "standing": {"rank": standing.rank, "of": len(results.standings), "total": standing.total,
-                     "negatif": standing.negatif, "percentage": standing.percentage}
-        if standing is not None else None,
+        "standing": {
+            "rank": standing.rank,
+            "of": len(results.standings),
+            "total": standing.total,
+            "negatif": standing.negatif,
+            "percentage": standing.percentage,
+        }
+        if standing is not None
+        else None,
     }
 
 
@@ -160,9 +190,17 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
         "top_scores": [r.top_score for r in results.rounds],
         "top_total": results.top_total,
         "standings": [
-            {"rank": s.rank, "player_id": ids.get(s.player), "name": s.player, "total": s.total,
-             "negatif": s.negatif, "percentage": s.percentage, "tops": s.tops, "solos": s.solos,
-             "rounds": list(s.round_totals)}
+            {
+                "rank": s.rank,
+                "player_id": ids.get(s.player),
+                "name": s.player,
+                "total": s.total,
+                "negatif": s.negatif,
+                "percentage": s.percentage,
+                "tops": s.tops,
+                "solos": s.solos,
+                "rounds": list(s.round_totals),
+            }
             for s in results.standings
         ],
     }

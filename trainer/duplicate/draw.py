@@ -233,15 +233,23 @@ class Bag:
     tool start from any position; a game starts with the full bag and an empty rack.
     """
 
-    def __init__(self, rules: Ruleset, rule: DrawRule | None = None, seed: int | None = None,
-                 tiles: Iterable[str] | None = None, rack: str = "") -> None:
+    def __init__(
+        self,
+        rules: Ruleset,
+        rule: DrawRule | None = None,
+        seed: int | None = None,
+        tiles: Iterable[str] | None = None,
+        rack: str = "",
+    ) -> None:
         self.rules = rules
         self.rule = rule if rule is not None else DrawRule()
         for number in (1, self.rule.late_from_round):
             req = self.rule.requirement(number)
             if req.vowels + req.consonants > rules.rack_size:
-                raise ValueError(f"draw rule: {req.vowels} vowels + {req.consonants} consonants do not fit "
-                                 f"on a rack of {rules.rack_size}")
+                raise ValueError(
+                    f"draw rule: {req.vowels} vowels + {req.consonants} consonants do not fit "
+                    f"on a rack of {rules.rack_size}"
+                )
         self.seed: int = seed if seed is not None else secrets.randbits(64)
         self._rng = random.Random(self.seed)
         full = rules.tileset.bag()

@@ -49,8 +49,9 @@ class Round:
 class DuplicateGame:
     """One duplicate game: call :meth:`start_round` then :meth:`place` until :attr:`end` is set."""
 
-    def __init__(self, rules: Ruleset, lexicon: Lexicon, seed: int | None = None,
-                 settings: GameSettings | None = None) -> None:
+    def __init__(
+        self, rules: Ruleset, lexicon: Lexicon, seed: int | None = None, settings: GameSettings | None = None
+    ) -> None:
         self.rules = rules
         self.lexicon = lexicon
         self.settings = settings if settings is not None else GameSettings()
@@ -114,8 +115,9 @@ class DuplicateGame:
             raise ValueError(f"{written} is not a top play of round {draw.round_number} ({self.top_score} points)")
         chosen = self.tops[self.tops.index(chosen)]  # the generator's play, with its score
         self.board.place(chosen.tiles)
-        played = Round(draw.round_number, draw, self.top_score, tuple(self.tops), chosen,
-                       reliquat_after(draw.rack, chosen))
+        played = Round(
+            draw.round_number, draw, self.top_score, tuple(self.tops), chosen, reliquat_after(draw.rack, chosen)
+        )
         self.rounds.append(played)
         self.current, self.tops = None, []
         return played
@@ -127,16 +129,18 @@ class DuplicateGame:
         return self.rounds
 
 
-def simulate(rules: Ruleset, lexicon: Lexicon, seed: int | None = None,
-             settings: GameSettings | None = None) -> DuplicateGame:
+def simulate(
+    rules: Ruleset, lexicon: Lexicon, seed: int | None = None, settings: GameSettings | None = None
+) -> DuplicateGame:
     """A whole game placing the default top every round."""
     game = DuplicateGame(rules, lexicon, seed, settings)
     game.play_to_end()
     return game
 
 
-def replay(rules: Ruleset, lexicon: Lexicon, seed: int, placed: Iterable[Move | str],
-           settings: GameSettings | None = None) -> DuplicateGame:
+def replay(
+    rules: Ruleset, lexicon: Lexicon, seed: int, placed: Iterable[Move | str], settings: GameSettings | None = None
+) -> DuplicateGame:
     """The game after placing ``placed`` (plays or their text in the game's notation), round by round.
 
     The next round is not started: the caller starts it (and so redraws it identically).

@@ -57,8 +57,9 @@ class Submission:
     late: bool = False  # received after the deadline: scores 0
 
     @classmethod
-    def from_evaluation(cls, player: str, evaluation: Evaluation, notation: Notation = "english",
-                        late: bool = False) -> Submission:
+    def from_evaluation(
+        cls, player: str, evaluation: Evaluation, notation: Notation = "english", late: bool = False
+    ) -> Submission:
         """A submission from the engine's evaluation of the play (placement already legal)."""
         return cls(player, format_move(evaluation.move, notation), evaluation.score, evaluation.valid, late)
 
@@ -158,8 +159,14 @@ def _players(players: Iterable[str], rounds: Iterable[RoundRecord], corrections:
     return list(seen)
 
 
-def score_round(record: RoundRecord, players: Iterable[str] = (), *, active_players: int,
-                solo_rule: SoloRule | None = None, corrections: Iterable[Correction] = ()) -> RoundResult:
+def score_round(
+    record: RoundRecord,
+    players: Iterable[str] = (),
+    *,
+    active_players: int,
+    solo_rule: SoloRule | None = None,
+    corrections: Iterable[Correction] = (),
+) -> RoundResult:
     """Score every player of one round; players without a submission score 0."""
     solo_rule = solo_rule if solo_rule is not None else SoloRule()
     mine = [c for c in corrections if c.round_number == record.number]
@@ -182,9 +189,19 @@ def score_round(record: RoundRecord, players: Iterable[str] = (), *, active_play
         valid = submission is not None and submission.valid
         rank = record.rank(submission.score) if valid and submission is not None and record.plays else None
         results[name] = PlayerRound(
-            player=name, round_number=record.number, move=submission.move if submission else None, valid=valid,
-            late=submission.late if submission else False, original=original, score=score,
-            difference=score - record.top_score, top=found, solo=solo, bonus=bonus, rank=rank, of=record.plays,
+            player=name,
+            round_number=record.number,
+            move=submission.move if submission else None,
+            valid=valid,
+            late=submission.late if submission else False,
+            original=original,
+            score=score,
+            difference=score - record.top_score,
+            top=found,
+            solo=solo,
+            bonus=bonus,
+            rank=rank,
+            of=record.plays,
             corrections=fixes,
         )
     return RoundResult(record.number, record.top_score, record.plays, results)
@@ -242,8 +259,10 @@ def standings(results: Sequence[RoundResult], players: Iterable[str] = ()) -> li
         solos = sum(1 for p in mine if p and p.solo)
         rows.append((name, sum(totals), negatif, tops, solos, totals))
     ranks = shared_ranks([row[1] for row in rows])
-    table = [Standing(name, rank, total, negatif, percentage(total, top_total), tops, solos, totals)
-             for rank, (name, total, negatif, tops, solos, totals) in zip(ranks, rows, strict=True)]
+    table = [
+        Standing(name, rank, total, negatif, percentage(total, top_total), tops, solos, totals)
+        for rank, (name, total, negatif, tops, solos, totals) in zip(ranks, rows, strict=True)
+    ]
     return sorted(table, key=lambda s: s.rank)  # stable: tied players keep the players' order
 
 
@@ -252,8 +271,13 @@ def active_players(rounds: Iterable[RoundRecord]) -> int:
     return len({s.player for r in rounds for s in r.submissions})
 
 
-def score_game(rounds: Sequence[RoundRecord], players: Iterable[str] = (), corrections: Iterable[Correction] = (),
-               solo_rule: SoloRule | None = None, active: int | None = None) -> GameResults:
+def score_game(
+    rounds: Sequence[RoundRecord],
+    players: Iterable[str] = (),
+    corrections: Iterable[Correction] = (),
+    solo_rule: SoloRule | None = None,
+    active: int | None = None,
+) -> GameResults:
     """Score every round and the standings; ``active`` overrides the count of active players."""
     corrections = list(corrections)
     numbers = {r.number for r in rounds}
@@ -264,6 +288,7 @@ def score_game(rounds: Sequence[RoundRecord], players: Iterable[str] = (), corre
             raise ValueError(f"correction for {c.player}: there is no round {c.round_number}")
     names = _players(players, rounds, corrections)
     count = active if active is not None else active_players(rounds)
-    results = tuple(score_round(r, names, active_players=count, solo_rule=solo_rule, corrections=corrections)
-                    for r in rounds)
+    results = tuple(
+        score_round(r, names, active_players=count, solo_rule=solo_rule, corrections=corrections) for r in rounds
+    )
     return GameResults(results, tuple(standings(results, names)), sum(r.top_score for r in rounds))

@@ -52,8 +52,9 @@ def repeats(leave: str) -> int:
 def tiebreak_key(move: Move, rack: str | Sequence[str]) -> TiebreakKey:
     """The sort key of ``move`` played from ``rack`` (``?`` for a blank)."""
     leave = reliquat_after(rack, move)
-    return TiebreakKey(move.blanks, repeats(leave), move.row, move.col, not move.horizontal,
-                       format_move(move, "english"))
+    return TiebreakKey(
+        move.blanks, repeats(leave), move.row, move.col, not move.horizontal, format_move(move, "english")
+    )
 
 
 def order_tops(tops: Sequence[Move], rack: str | Sequence[str]) -> list[Move]:

@@ -36,7 +36,7 @@ def _setup(request: object, store: LexiconStore) -> tuple[dict[str, Any], Rulese
     board = Board.from_rows(rules.layout, request["board"])
     notation = request.get("notation", rules.notation)
     if notation not in ("english", "french"):
-        raise EngineError("'notation' must be \"english\" or \"french\"")
+        raise EngineError('\'notation\' must be "english" or "french"')
     return request, rules, lexicon, board, notation
 
 

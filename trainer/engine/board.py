@@ -105,7 +105,7 @@ class Board:
 
     def rows(self) -> list[str]:
         n = self.size
-        return ["".join(self.cells[r * n: (r + 1) * n]) for r in range(n)]
+        return ["".join(self.cells[r * n : (r + 1) * n]) for r in range(n)]
 
     def __str__(self) -> str:
         return "\n".join(self.rows())

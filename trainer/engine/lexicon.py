@@ -142,8 +142,9 @@ class LexiconStore:
             self._loaded[name] = lexicon
             return lexicon
 
-    def _build_and_cache(self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path,
-                         gaddag_path: Path) -> tuple[WordGraph, WordGraph]:
+    def _build_and_cache(
+        self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path
+    ) -> tuple[WordGraph, WordGraph]:
         words = sorted(set(gzip.decompress(raw).decode("ascii").split()))
         index = {ch: i for i, ch in enumerate(rules.tileset.letters)}
         encoded = [tuple(index[ch] for ch in w) for w in words]

@@ -103,8 +103,14 @@ class Position:
         if self.empty_board and layout.start in squares:
             anchors = [squares.index(layout.start)]
         return _Line(
-            index, horizontal, cell, [values[sq] for sq in squares], cross, cross_base,
-            [layout.letter_multipliers[sq] for sq in squares], [layout.word_multipliers[sq] for sq in squares],
+            index,
+            horizontal,
+            cell,
+            [values[sq] for sq in squares],
+            cross,
+            cross_base,
+            [layout.letter_multipliers[sq] for sq in squares],
+            [layout.word_multipliers[sq] for sq in squares],
             anchors,
         )
 
@@ -160,9 +166,13 @@ def _rack_counts(rack: Sequence[str], letters: str) -> tuple[list[int], int]:
     return counts, blanks
 
 
-def _designations(placed: list[tuple[int, int]], rack_counts: list[int], blanks: int,
-                  coefficient: dict[int, int],
-                  letter_values: Sequence[int]) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+def _designations(
+    placed: list[tuple[int, int]],
+    rack_counts: list[int],
+    blanks: int,
+    coefficient: dict[int, int],
+    letter_values: Sequence[int],
+) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     """Every way to play the letters ``placed`` ((square, letter), in search order) with the rack:
     which of them blanks play. Returns (points lost to blanks, tiles with ``BLANK_FLAG`` set).
 
@@ -178,16 +188,18 @@ def _designations(placed: list[tuple[int, int]], rack_counts: list[int], blanks:
         options = []
         for n_blank in range(need, min(len(ks), blanks) + 1):
             for chosen in itertools.combinations(ks, n_blank):
-                options.append((n_blank, sum(letter_values[letter] * coefficient[placed[k][0]] for k in chosen),
-                                chosen))
+                options.append(
+                    (n_blank, sum(letter_values[letter] * coefficient[placed[k][0]] for k in chosen), chosen)
+                )
         choices_per_letter.append(options)
     out = []
     for combination in itertools.product(*choices_per_letter):
         if sum(c[0] for c in combination) > blanks:
             continue
         blank_indices = {k for c in combination for k in c[2]}
-        tiles = tuple((square, letter | BLANK_FLAG if k in blank_indices else letter)
-                      for k, (square, letter) in enumerate(placed))
+        tiles = tuple(
+            (square, letter | BLANK_FLAG if k in blank_indices else letter) for k, (square, letter) in enumerate(placed)
+        )
         out.append((sum(c[1] for c in combination), tiles))
     return out
 
@@ -270,8 +282,14 @@ class _Search:
                 bit = 1 << cell[i]
                 mask = info[node]
                 if mask & bit:
-                    extend(targets[first[node] + (mask & (bit - 1)).bit_count()], i + 1, start,
-                           main + value[i], mult, crosses)
+                    extend(
+                        targets[first[node] + (mask & (bit - 1)).bit_count()],
+                        i + 1,
+                        start,
+                        main + value[i],
+                        mult,
+                        crosses,
+                    )
                 return
             mask = info[node]
             if mask & TERMINAL and i - start > 1:
@@ -305,8 +323,14 @@ class _Search:
                     continue
                 tile_score = letter_values[letter] * l_mult
                 placed.append((i, letter))
-                extend(targets[base + (mask & (low - 1)).bit_count()], i + 1, start, main + tile_score, mult_after,
-                       crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult)
+                extend(
+                    targets[base + (mask & (low - 1)).bit_count()],
+                    i + 1,
+                    start,
+                    main + tile_score,
+                    mult_after,
+                    crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult,
+                )
                 placed.pop()
                 if real:
                     if not counts[letter]:
@@ -321,14 +345,27 @@ class _Search:
                 bit = 1 << cell[j]
                 mask = info[node]
                 if mask & bit:
-                    go_left(targets[first[node] + (mask & (bit - 1)).bit_count()], j - 1, anchor, room,
-                            main + value[j], mult, crosses)
+                    go_left(
+                        targets[first[node] + (mask & (bit - 1)).bit_count()],
+                        j - 1,
+                        anchor,
+                        room,
+                        main + value[j],
+                        mult,
+                        crosses,
+                    )
                 return
             mask = info[node]
             start = j + 1
             if mask & separator_bit and (not top_only or bounds.get(start, -1) >= state.best):
-                extend(targets[first[node] + (mask & (separator_bit - 1)).bit_count()], anchor + 1, start,
-                       main, mult, crosses)
+                extend(
+                    targets[first[node] + (mask & (separator_bit - 1)).bit_count()],
+                    anchor + 1,
+                    start,
+                    main,
+                    mult,
+                    crosses,
+                )
             if room <= 0 or j < 0 or j in anchor_set or (top_only and reach[j] < state.best):
                 return
             candidates = mask & letters_mask  # a free square left of an anchor has no cross word
@@ -352,8 +389,15 @@ class _Search:
                 else:
                     continue
                 placed.append((j, letter))
-                go_left(targets[base + (mask & (low - 1)).bit_count()], j - 1, anchor, room - 1,
-                        main + letter_values[letter] * l_mult, mult_after, crosses)
+                go_left(
+                    targets[base + (mask & (low - 1)).bit_count()],
+                    j - 1,
+                    anchor,
+                    room - 1,
+                    main + letter_values[letter] * l_mult,
+                    mult_after,
+                    crosses,
+                )
                 placed.pop()
                 if real:
                     if not counts[letter]:
@@ -392,8 +436,15 @@ class _Search:
                     continue
                 tile_score = letter_values[letter] * l_mult
                 placed.append((anchor, letter))
-                go_left(targets[first[root] + (mask & (low - 1)).bit_count()], anchor - 1, anchor, room,
-                        tile_score, w_mult, 0 if x_base < 0 else (x_base + tile_score) * w_mult)
+                go_left(
+                    targets[first[root] + (mask & (low - 1)).bit_count()],
+                    anchor - 1,
+                    anchor,
+                    room,
+                    tile_score,
+                    w_mult,
+                    0 if x_base < 0 else (x_base + tile_score) * w_mult,
+                )
                 placed.pop()
                 if real:
                     if not counts[letter]:
@@ -401,7 +452,6 @@ class _Search:
                     counts[letter] += 1
                 else:
                     state.blanks += 1
-
 
 
 class _NodeSets:
@@ -548,8 +598,14 @@ class _BlankSetSearch:
                 tile_score = 0 if is_blank else letter_values[letter] * l_mult
                 take(letter)
                 placed.append((i, letter))
-                extend(after, i + 1, start, main + tile_score, mult * w_mult,
-                       crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult)
+                extend(
+                    after,
+                    i + 1,
+                    start,
+                    main + tile_score,
+                    mult * w_mult,
+                    crosses if x_base < 0 else crosses + (x_base + tile_score) * w_mult,
+                )
                 placed.pop()
                 give_back(letter)
 
@@ -574,8 +630,15 @@ class _BlankSetSearch:
                     continue
                 take(letter)
                 placed.append((j, letter))
-                go_left(after, j - 1, anchor, room - 1, main + (0 if is_blank else letter_values[letter] * l_mult),
-                        mult * w_mult, crosses)
+                go_left(
+                    after,
+                    j - 1,
+                    anchor,
+                    room - 1,
+                    main + (0 if is_blank else letter_values[letter] * l_mult),
+                    mult * w_mult,
+                    crosses,
+                )
                 placed.pop()
                 give_back(letter)
 
@@ -597,8 +660,15 @@ class _BlankSetSearch:
                 tile_score = 0 if is_blank else letter_values[letter] * l_mult
                 take(letter)
                 placed.append((anchor, letter))
-                go_left(after, anchor - 1, anchor, room, tile_score, w_mult,
-                        0 if x_base < 0 else (x_base + tile_score) * w_mult)
+                go_left(
+                    after,
+                    anchor - 1,
+                    anchor,
+                    room,
+                    tile_score,
+                    w_mult,
+                    0 if x_base < 0 else (x_base + tile_score) * w_mult,
+                )
                 placed.pop()
                 give_back(letter)
 
@@ -615,8 +685,9 @@ class _BlankSetSearch:
         out = []
         for letters in itertools.product(*(_bits(line.cross[j] & position.all_letters) for j in blanks)):
             chosen = dict(zip(blanks, letters, strict=True))
-            word = [line.cell[j] if line.cell[j] >= 0 else chosen.get(j, by_square.get(j, -1))
-                    for j in range(start, end)]
+            word = [
+                line.cell[j] if line.cell[j] >= 0 else chosen.get(j, by_square.get(j, -1)) for j in range(start, end)
+            ]
             if graph.contains(word):
                 tiles = tuple((j, chosen[j] | BLANK_FLAG if j in chosen else letter) for j, letter in placed)
                 out.append((score, horizontal, index, start, end, tiles))
@@ -729,8 +800,9 @@ def _checked_rack(rack: Sequence[str] | str, rules: Ruleset) -> list[str]:
     return tiles
 
 
-def _all_plays(board: Board, rules: Ruleset, lexicon: Lexicon,
-               rack: Sequence[str] | str) -> tuple[Position, list[RawPlay]]:
+def _all_plays(
+    board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str
+) -> tuple[Position, list[RawPlay]]:
     position = Position(board, rules, lexicon)
     search = _Search(position, _checked_rack(rack, rules), top_only=False)
     for line in position.lines:

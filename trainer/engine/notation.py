@@ -59,7 +59,8 @@ def parse_coordinate(text: str, notation: Notation = "english", size: int = 15) 
         example = "8D or D8" if notation == "english" else "H4 or 4H"
         raise NotationError(
             f"{text.strip()!r} is not a coordinate (expected a letter and a number, like {example})",
-            code="bad_coordinate", text=text.strip(),
+            code="bad_coordinate",
+            text=text.strip(),
         )
     if match.group(1):  # letter first
         letter, number, letter_first = match.group(1).upper(), int(match.group(2)), True
@@ -69,11 +70,13 @@ def parse_coordinate(text: str, notation: Notation = "english", size: int = 15) 
     # English: letters are columns, and the number first means across. French: the reverse.
     letter_axis, number_axis = ("column", "row") if notation == "english" else ("row", "column")
     if letter_index >= size:
-        raise NotationError(f"{letter_axis} {letter} is off the board", code="off_board_coordinate",
-                            axis=letter_axis, name=letter)
+        raise NotationError(
+            f"{letter_axis} {letter} is off the board", code="off_board_coordinate", axis=letter_axis, name=letter
+        )
     if not 1 <= number <= size:
-        raise NotationError(f"{number_axis} {number} is off the board", code="off_board_coordinate",
-                            axis=number_axis, name=str(number))
+        raise NotationError(
+            f"{number_axis} {number} is off the board", code="off_board_coordinate", axis=number_axis, name=str(number)
+        )
     if notation == "english":
         return number - 1, letter_index, not letter_first
     return letter_index, number - 1, letter_first
@@ -86,8 +89,9 @@ def _parse_word(text: str) -> list[tuple[str, bool]]:
     while position < len(text):
         match = _WORD_ITEM.match(text, position)
         if not match:
-            raise NotationError(f"{text!r}: unexpected {text[position]!r} at position {position + 1}",
-                                code="bad_word", word=text)
+            raise NotationError(
+                f"{text!r}: unexpected {text[position]!r} at position {position + 1}", code="bad_word", word=text
+            )
         if match.group(1):
             items.extend((ch, True) for ch in match.group(1))
         elif match.group(2):
@@ -112,8 +116,11 @@ def parse_move(text: str, board: Board, notation: Notation = "english") -> Move:
     parts = text.split()
     if len(parts) != 2:
         example = "8D TRAIN" if notation == "english" else "H4 TRAIN"
-        raise NotationError(f"{text.strip()!r}: expected a coordinate and a word, like {example}",
-                            code="bad_notation", text=text.strip())
+        raise NotationError(
+            f"{text.strip()!r}: expected a coordinate and a word, like {example}",
+            code="bad_notation",
+            text=text.strip(),
+        )
     row, col, horizontal = parse_coordinate(parts[0], notation, board.size)
     items = _parse_word(parts[1])
     dr, dc = (0, 1) if horizontal else (1, 0)
@@ -121,7 +128,9 @@ def parse_move(text: str, board: Board, notation: Notation = "english") -> Move:
     if not board.on_board(end_row, end_col):
         raise IllegalPlayError(
             f"{parts[1]} runs off the board ({len(items)} letters from {square_name(row, col, notation)})",
-            code="off_board", word=parts[1], square=square_name(row, col, notation),
+            code="off_board",
+            word=parts[1],
+            square=square_name(row, col, notation),
         )
     word: list[str] = []
     tiles: list[Tile] = []
@@ -131,15 +140,20 @@ def parse_move(text: str, board: Board, notation: Notation = "english") -> Move:
         name = square_name(r, c, notation)
         if on_board == ".":
             if marked:
-                raise IllegalPlayError(f"no tile at {name} to play through", code="nothing_to_play_through",
-                                       square=name)
+                raise IllegalPlayError(
+                    f"no tile at {name} to play through", code="nothing_to_play_through", square=name
+                )
             tiles.append(Tile.from_char(r, c, ch))
             word.append(ch)
         else:
             if ch != "." and ch.upper() != on_board.upper():
-                raise IllegalPlayError(f"{name} holds {on_board.upper()}, not {ch.upper()}",
-                                       code="tile_mismatch", square=name, board=on_board.upper(),
-                                       written=ch.upper())
+                raise IllegalPlayError(
+                    f"{name} holds {on_board.upper()}, not {ch.upper()}",
+                    code="tile_mismatch",
+                    square=name,
+                    board=on_board.upper(),
+                    written=ch.upper(),
+                )
             word.append(on_board)
     return Move(row, col, horizontal, "".join(word), tuple(tiles))
 

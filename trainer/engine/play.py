@@ -50,11 +50,13 @@ def parse_rack(text: str, rules: Ruleset) -> list[str]:
     tiles = [ch.upper() if ch != BLANK else BLANK for ch in text.strip()]
     for ch in tiles:
         if ch != BLANK and ch not in rules.tileset.letters:
-            raise RackError(f"rack has {ch!r}, which is not a tile (letters and ? for a blank)", code="bad_rack_tile",
-                            tile=ch)
+            raise RackError(
+                f"rack has {ch!r}, which is not a tile (letters and ? for a blank)", code="bad_rack_tile", tile=ch
+            )
     if len(tiles) > rules.rack_size:
-        raise RackError(f"rack has {len(tiles)} tiles, at most {rules.rack_size}", code="rack_too_long",
-                        count=len(tiles))
+        raise RackError(
+            f"rack has {len(tiles)} tiles, at most {rules.rack_size}", code="rack_too_long", count=len(tiles)
+        )
     return tiles
 
 
@@ -74,11 +76,16 @@ def move_from_tiles(board: Board, tiles: Sequence[Tile], notation: Notation = "e
         raise IllegalPlayError("two tiles on the same square", code="same_square")
     for t in tiles:
         if not board.on_board(t.row, t.col):
-            raise IllegalPlayError(f"the tile {t.char} at row {t.row + 1}, column {t.col + 1} is off the board",
-                                   code="off_board", row=t.row + 1, col=t.col + 1)
+            raise IllegalPlayError(
+                f"the tile {t.char} at row {t.row + 1}, column {t.col + 1} is off the board",
+                code="off_board",
+                row=t.row + 1,
+                col=t.col + 1,
+            )
         if board.at(t.row, t.col) != EMPTY:
-            raise IllegalPlayError(f"{name(t.row, t.col)} is already taken", code="square_taken",
-                                   square=name(t.row, t.col))
+            raise IllegalPlayError(
+                f"{name(t.row, t.col)} is already taken", code="square_taken", square=name(t.row, t.col)
+            )
     rows = {t.row for t in tiles}
     cols = {t.col for t in tiles}
     if len(rows) > 1 and len(cols) > 1:
@@ -103,8 +110,9 @@ def move_from_tiles(board: Board, tiles: Sequence[Tile], notation: Notation = "e
     return Move(run[0][0], run[0][1], horizontal, word, tuple(sorted(tiles, key=lambda t: (t.row, t.col))))
 
 
-def _run(board: Board, new: Iterable[tuple[int, int]] | dict[tuple[int, int], Tile], row: int, col: int,
-         dr: int, dc: int) -> list[tuple[int, int]]:
+def _run(
+    board: Board, new: Iterable[tuple[int, int]] | dict[tuple[int, int], Tile], row: int, col: int, dr: int, dc: int
+) -> list[tuple[int, int]]:
     """The squares of the whole run of tiles (board and new) through (row, col) along (dr, dc)."""
     new_squares = new if isinstance(new, dict) else set(new)
 
@@ -121,12 +129,14 @@ def _run(board: Board, new: Iterable[tuple[int, int]] | dict[tuple[int, int], Ti
     return run
 
 
-def check_placement(board: Board, rules: Ruleset, move: Move, rack: Sequence[str] | None = None,
-                    notation: Notation = "english") -> None:
+def check_placement(
+    board: Board, rules: Ruleset, move: Move, rack: Sequence[str] | None = None, notation: Notation = "english"
+) -> None:
     """Raise :class:`IllegalPlayError` for the first placement rule the play breaks.
 
     ``rack`` (tiles, ``?`` for blanks) is checked when given. Words are not looked up here.
     """
+
     def name(r: int, c: int) -> str:
         return square_name(r, c, notation)
 
@@ -136,8 +146,9 @@ def check_placement(board: Board, rules: Ruleset, move: Move, rack: Sequence[str
         _check_rack(move, rack)
     for t in move.tiles:
         if board.at(t.row, t.col) != EMPTY:
-            raise IllegalPlayError(f"{name(t.row, t.col)} is already taken", code="square_taken",
-                                   square=name(t.row, t.col))
+            raise IllegalPlayError(
+                f"{name(t.row, t.col)} is already taken", code="square_taken", square=name(t.row, t.col)
+            )
     dr, dc = (0, 1) if move.horizontal else (1, 0)
     before = (move.row - dr, move.col - dc)
     after = (move.row + dr * len(move.word), move.col + dc * len(move.word))
@@ -145,21 +156,26 @@ def check_placement(board: Board, rules: Ruleset, move: Move, rack: Sequence[str
         if board.on_board(r, c) and board.at(r, c) != EMPTY:
             raise IllegalPlayError(
                 f"the word continues through the tile at {name(r, c)}: write the whole word",
-                code="partial_word", square=name(r, c),
+                code="partial_word",
+                square=name(r, c),
             )
     squares = {(t.row, t.col) for t in move.tiles}
     if board.is_empty():
         start = divmod(rules.layout.start, board.size)
         if start not in squares:
-            raise IllegalPlayError(f"the first play must cover the centre square {name(*start)}",
-                                   code="first_not_on_start", square=name(*start))
+            raise IllegalPlayError(
+                f"the first play must cover the centre square {name(*start)}",
+                code="first_not_on_start",
+                square=name(*start),
+            )
         if len(move.tiles) < 2:
             raise IllegalPlayError("the first play must have at least two letters", code="first_too_short")
         return
     through_board = len(move.word) > len(move.tiles)
     touches = through_board or any(
         board.on_board(t.row + a, t.col + b) and board.at(t.row + a, t.col + b) != EMPTY
-        for t in move.tiles for a, b in ((0, 1), (0, -1), (1, 0), (-1, 0))
+        for t in move.tiles
+        for a, b in ((0, 1), (0, -1), (1, 0), (-1, 0))
     )
     if not touches:
         raise IllegalPlayError("the play does not touch any tile on the board", code="not_connected")
@@ -225,8 +241,14 @@ def score_move(board: Board, rules: Ruleset, move: Move) -> tuple[int, list[Word
     return score, words
 
 
-def evaluate(board: Board, rules: Ruleset, lexicon: Lexicon, move: Move | str,
-             rack: Sequence[str] | str | None = None, notation: Notation | None = None) -> Evaluation:
+def evaluate(
+    board: Board,
+    rules: Ruleset,
+    lexicon: Lexicon,
+    move: Move | str,
+    rack: Sequence[str] | str | None = None,
+    notation: Notation | None = None,
+) -> Evaluation:
     """Check the placement (raising on the first broken rule), then score and look up the words."""
     notation = notation or rules.notation
     if isinstance(rack, str):
@@ -239,8 +261,14 @@ def evaluate(board: Board, rules: Ruleset, lexicon: Lexicon, move: Move | str,
     return Evaluation(move, score, tuple(words), invalid)
 
 
-def validate(board: Board, rules: Ruleset, lexicon: Lexicon, move: Move | str,
-             rack: Sequence[str] | str | None = None, notation: Notation | None = None) -> Evaluation:
+def validate(
+    board: Board,
+    rules: Ruleset,
+    lexicon: Lexicon,
+    move: Move | str,
+    rack: Sequence[str] | str | None = None,
+    notation: Notation | None = None,
+) -> Evaluation:
     """Like :func:`evaluate`, but a play with words missing from the lexicon raises too."""
     result = evaluate(board, rules, lexicon, move, rack, notation)
     if result.invalid_words:

@@ -32,8 +32,15 @@ LETTERS_MASK = TERMINAL - 1
 class WordGraph:
     """Words over an alphabet of at most 31 letters, as letter indices."""
 
-    def __init__(self, info: Sequence[int], first: Sequence[int], targets: Sequence[int], root: int,
-                 alphabet_size: int, keepalive: object = None) -> None:
+    def __init__(
+        self,
+        info: Sequence[int],
+        first: Sequence[int],
+        targets: Sequence[int],
+        root: int,
+        alphabet_size: int,
+        keepalive: object = None,
+    ) -> None:
         self.info = info
         self.first = first
         self.targets = targets
@@ -152,7 +159,7 @@ class WordGraph:
         for letters in words:
             word = bytes(letters)  # bytes slice, compare and sort much faster than tuples
             for split in range(1, len(word) + 1):
-                entries.append(word[split - 1:: -1] + separator + word[split:])
+                entries.append(word[split - 1 :: -1] + separator + word[split:])
         entries.sort()
         return cls.build(entries, alphabet_size + 1)
 
@@ -186,10 +193,11 @@ class WordGraph:
             arrays = []
             for offset, count in ((0, n_nodes), (n_nodes, n_nodes), (2 * n_nodes, n_targets)):
                 data = array.array("I")
-                data.frombytes(mapped[HEADER.size + 4 * offset: HEADER.size + 4 * (offset + count)])
+                data.frombytes(mapped[HEADER.size + 4 * offset : HEADER.size + 4 * (offset + count)])
                 data.byteswap()
                 arrays.append(data)
             return cls(arrays[0], arrays[1], arrays[2], root, alphabet_size)
-        view = memoryview(mapped)[HEADER.size:].cast("I")
-        return cls(view[:n_nodes], view[n_nodes: 2 * n_nodes], view[2 * n_nodes:], root, alphabet_size,
-                   keepalive=mapped)
+        view = memoryview(mapped)[HEADER.size :].cast("I")
+        return cls(
+            view[:n_nodes], view[n_nodes : 2 * n_nodes], view[2 * n_nodes :], root, alphabet_size, keepalive=mapped
+        )

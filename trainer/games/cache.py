@@ -34,8 +34,12 @@ def game_version(game: Game) -> int:
 
 def version_of(game_id: int) -> int:
     """The game's version: the id of its last event that may change what is cached (0 before any)."""
-    return int(db.session.execute(select(func.max(Event.id)).where(
-        Event.game_id == game_id, Event.kind.not_in(UNVERSIONED_KINDS))).scalar() or 0)
+    return int(
+        db.session.execute(
+            select(func.max(Event.id)).where(Event.game_id == game_id, Event.kind.not_in(UNVERSIONED_KINDS))
+        ).scalar()
+        or 0
+    )
 
 
 class GameCache:

@@ -52,8 +52,13 @@ def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
             return service.next_round(game_id, number, author="scheduler")
         except DATABASE_DOWN as error:  # the sweep tries again once the database is back
             db.session.rollback()
-            log.warning("round transition %s for game %s round %s waits for the database: %s", kind, game_id,
-                        number, database_error_summary(error))
+            log.warning(
+                "round transition %s for game %s round %s waits for the database: %s",
+                kind,
+                game_id,
+                number,
+                database_error_summary(error),
+            )
             return False
         except Exception:  # one broken game must not stop the others' rounds
             db.session.rollback()
@@ -76,8 +81,11 @@ def sweep(app_key: int) -> int:
         except DATABASE_DOWN as error:
             if app_key not in _unreachable:
                 _unreachable.add(app_key)
-                log.warning("round scheduler cannot reach the database, trying again every %g s: %s",
-                            SWEEP_SECONDS, database_error_summary(error))
+                log.warning(
+                    "round scheduler cannot reach the database, trying again every %g s: %s",
+                    SWEEP_SECONDS,
+                    database_error_summary(error),
+                )
             return 0
         if app_key in _unreachable:
             _unreachable.discard(app_key)
@@ -99,14 +107,16 @@ class RoundScheduler:
         self.app_key = id(app)
         _apps[self.app_key] = app
         self.scheduler = BackgroundScheduler(
-            timezone="UTC", job_defaults={"misfire_grace_time": 3600, "coalesce": True, "max_instances": 1})
+            timezone="UTC", job_defaults={"misfire_grace_time": 3600, "coalesce": True, "max_instances": 1}
+        )
 
     def start(self) -> None:
         """Start, first running whatever fell due while the server was down, then planning the future
         deadlines again: the sweep alone would close a restarted server's rounds up to a second late."""
         sweep(self.app_key)
-        self.scheduler.add_job(sweep, "interval", seconds=SWEEP_SECONDS, args=[self.app_key], id="sweep",
-                               replace_existing=True)
+        self.scheduler.add_job(
+            sweep, "interval", seconds=SWEEP_SECONDS, args=[self.app_key], id="sweep", replace_existing=True
+        )
         self.scheduler.start()
         self.replan()
 
@@ -117,10 +127,16 @@ class RoundScheduler:
             return
         try:
             with app.app_context():
-                closes = db.session.execute(select(Round.game_id, Round.number, Round.deadline).where(
-                    Round.status == "open", Round.deadline.is_not(None))).all()
-                nexts = db.session.execute(select(Game.id, Game.round_number, Game.next_round_at).where(
-                    Game.status == "revealing", Game.next_round_at.is_not(None))).all()
+                closes = db.session.execute(
+                    select(Round.game_id, Round.number, Round.deadline).where(
+                        Round.status == "open", Round.deadline.is_not(None)
+                    )
+                ).all()
+                nexts = db.session.execute(
+                    select(Game.id, Game.round_number, Game.next_round_at).where(
+                        Game.status == "revealing", Game.next_round_at.is_not(None)
+                    )
+                ).all()
                 db.session.remove()
         except DATABASE_DOWN as error:  # the sweeps run them, a second late at most
             log.warning("round scheduler could not plan the deadlines: %s", database_error_summary(error))
@@ -133,8 +149,14 @@ class RoundScheduler:
     def plan(self, kind: str, game_id: int, number: int, when: datetime) -> None:
         if not self.scheduler.running:
             return
-        self.scheduler.add_job(_run, "date", run_date=when, args=[self.app_key, kind, game_id, number],
-                               id=f"{kind}-{game_id}-{number}", replace_existing=True)
+        self.scheduler.add_job(
+            _run,
+            "date",
+            run_date=when,
+            args=[self.app_key, kind, game_id, number],
+            id=f"{kind}-{game_id}-{number}",
+            replace_existing=True,
+        )
 
     def shutdown(self) -> None:
         if self.scheduler.running:

@@ -60,8 +60,14 @@ class GameError(Exception):
     (``trainer.web.messages``); ``engine`` is the engine's own error when a play was refused.
     """
 
-    def __init__(self, message: str, status: int = 409, code: str = "refused", engine: EngineError | None = None,
-                 **params: object) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 409,
+        code: str = "refused",
+        engine: EngineError | None = None,
+        **params: object,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -86,15 +92,18 @@ def log(game_id: int, kind: str, data: dict[str, Any], author: str, now: datetim
 
 # --- settings ------------------------------------------------------------------------------------
 
-def _int_setting(data: dict[str, Any], key: str, default: int | None, low: int, high: int,
-                 allow_none: bool = False) -> int | None:
+
+def _int_setting(
+    data: dict[str, Any], key: str, default: int | None, low: int, high: int, allow_none: bool = False
+) -> int | None:
     value = data.get(key, default)
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         more = " or null" if allow_none else ""
-        raise GameError(f"'{key}' must be a whole number from {low} to {high}{more}", 422, code="bad_setting",
-                        setting=key)
+        raise GameError(
+            f"'{key}' must be a whole number from {low} to {high}{more}", 422, code="bad_setting", setting=key
+        )
     return value
 
 
@@ -112,36 +121,54 @@ def game_settings(data: object) -> dict[str, Any]:
     lexicon_name = data.get("lexicon", rules.lexicon)
     catalogue = lexicon_store().catalogue()
     if not isinstance(lexicon_name, str) or lexicon_name not in catalogue:
-        raise GameError(f"unknown lexicon {lexicon_name!r} (known: {', '.join(sorted(catalogue))})", 422,
-                        code="bad_setting", setting="lexicon")
+        raise GameError(
+            f"unknown lexicon {lexicon_name!r} (known: {', '.join(sorted(catalogue))})",
+            422,
+            code="bad_setting",
+            setting="lexicon",
+        )
     if catalogue[lexicon_name]["rules"] != rules.code:
-        raise GameError(f"lexicon {lexicon_name!r} is for rules {catalogue[lexicon_name]['rules']!r}", 422,
-                        code="lexicon_rules", lexicon=lexicon_name, rules=catalogue[lexicon_name]["rules"])
+        raise GameError(
+            f"lexicon {lexicon_name!r} is for rules {catalogue[lexicon_name]['rules']!r}",
+            422,
+            code="lexicon_rules",
+            lexicon=lexicon_name,
+            rules=catalogue[lexicon_name]["rules"],
+        )
     notation = data.get("notation", rules.notation)
     if notation not in ("english", "french"):
-        raise GameError("'notation' must be \"english\" or \"french\"", 422, code="bad_setting", setting="notation")
+        raise GameError('\'notation\' must be "english" or "french"', 422, code="bad_setting", setting="notation")
     draw = data.get("draw_rule", {})
     if not isinstance(draw, dict):
         raise GameError("'draw_rule' must be an object", 422, code="bad_setting", setting="draw_rule")
     defaults = asdict(DrawRule())
     unknown = sorted(set(draw) - set(defaults))
     if unknown:
-        raise GameError(f"unknown draw_rule setting {unknown[0]!r} (known: {', '.join(defaults)})", 422,
-                        code="bad_setting", setting="draw_rule")
+        raise GameError(
+            f"unknown draw_rule setting {unknown[0]!r} (known: {', '.join(defaults)})",
+            422,
+            code="bad_setting",
+            setting="draw_rule",
+        )
     rule = {key: draw.get(key, default) for key, default in defaults.items()}
     for key, value in rule.items():
         expected = bool if key == "blanks_either" else int
         if not isinstance(value, expected) or (expected is int and (isinstance(value, bool) or not 0 <= value <= 30)):
-            raise GameError(f"draw_rule '{key}' must be {'true or false' if expected is bool else 'from 0 to 30'}",
-                            422, code="bad_setting", setting=key)
+            raise GameError(
+                f"draw_rule '{key}' must be {'true or false' if expected is bool else 'from 0 to 30'}",
+                422,
+                code="bad_setting",
+                setting=key,
+            )
     try:
         Bag(rules, DrawRule(**rule), seed=0)
     except ValueError as exc:
         raise GameError(str(exc), 422, code="impossible_draw_rule") from None
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise GameError("'seed' must be a whole number from 0 to 2^63 - 1, or left out", 422, code="bad_setting",
-                        setting="seed")
+        raise GameError(
+            "'seed' must be a whole number from 0 to 2^63 - 1, or left out", 422, code="bad_setting", setting="seed"
+        )
     return {
         "rules": rules.code,
         "lexicon": lexicon_name,
@@ -157,6 +184,7 @@ def game_settings(data: object) -> dict[str, Any]:
 
 
 # --- games and players ---------------------------------------------------------------------------
+
 
 def create_game(director: Director, data: object) -> Game:
     settings = game_settings(data)
@@ -181,8 +209,9 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
         raise GameError("'name' must be 1 to 40 characters", 422, code="bad_name")
     game = db.session.execute(select(Game).where(Game.join_code == code.strip().upper())).scalar_one_or_none()
     if game is None:
-        raise GameError(f"no game has the code {code.strip().upper()!r}", 404, code="unknown_code",
-                        join_code=code.strip().upper())
+        raise GameError(
+            f"no game has the code {code.strip().upper()!r}", 404, code="unknown_code", join_code=code.strip().upper()
+        )
     if game.status == "finished":
         raise GameError("this game is finished", 409, code="game_finished")
     name = " ".join(name.split())
@@ -196,8 +225,9 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
         db.session.flush()
     except IntegrityError:  # the same name joined a moment ago, between the check and here
         db.session.rollback()
-        raise GameError(f"the name {name!r} is taken in this game: choose another", 409, code="name_taken",
-                        name=name) from None
+        raise GameError(
+            f"the name {name!r} is taken in this game: choose another", 409, code="name_taken", name=name
+        ) from None
     log(game.id, "joined", {"players": player_count(game)}, name)
     db.session.commit()
     return player, token
@@ -229,11 +259,13 @@ def _notation(game: Game) -> Notation:
 
 # --- rounds ---------------------------------------------------------------------------------------
 
+
 def current_round(game: Game) -> Round | None:
     if game.round_number == 0:
         return None
     return db.session.execute(
-        select(Round).where(Round.game_id == game.id, Round.number == game.round_number)).scalar_one_or_none()
+        select(Round).where(Round.game_id == game.id, Round.number == game.round_number)
+    ).scalar_one_or_none()
 
 
 def _replayed_bag(game: Game) -> tuple[Bag, str]:
@@ -283,8 +315,16 @@ def _open_round(game: Game, author: str, now: datetime) -> Round | None:
     best = sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT]
     deadline = now + timedelta(seconds=game.round_seconds)
     round_ = Round(
-        game_id=game.id, number=number, rack=draw.rack, reliquat=draw.reliquat, draw_record=draw.record,
-        board_before=game.board, status="open", started_at=now, deadline=deadline, top_score=top_score,
+        game_id=game.id,
+        number=number,
+        rack=draw.rack,
+        reliquat=draw.reliquat,
+        draw_record=draw.record,
+        board_before=game.board,
+        status="open",
+        started_at=now,
+        deadline=deadline,
+        top_score=top_score,
         tops=[format_move(m, _notation(game)) for m in tops],
         legal_scores=[[score, count] for score, count in sorted(scores.items(), reverse=True)],
         best_plays=[[format_move(m, _notation(game)), m.score or 0] for m in best],
@@ -293,8 +333,13 @@ def _open_round(game: Game, author: str, now: datetime) -> Round | None:
     game.round_number = number
     game.status = "playing"
     game.next_round_at = None
-    log(game.id, "round_started", {"round": number, "rack": draw.rack, "draw": draw.record,
-                                   "deadline": deadline.isoformat()}, author, now)
+    log(
+        game.id,
+        "round_started",
+        {"round": number, "rack": draw.rack, "draw": draw.record, "deadline": deadline.isoformat()},
+        author,
+        now,
+    )
     return round_
 
 
@@ -353,14 +398,27 @@ def round_playing(game: Game, number: int) -> RoundPlaying:
 
     Whether it is still open when a play is written is for :func:`store_plays` to say."""
     round_ = db.session.execute(
-        select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
+        select(Round).where(Round.game_id == game.id, Round.number == number)
+    ).scalar_one_or_none()
     if round_ is None:
-        raise GameError(f"round {number} has not started", 404 if number > game.round_number else 409,
-                        code="round_not_started", round=number)
+        raise GameError(
+            f"round {number} has not started",
+            404 if number > game.round_number else 409,
+            code="round_not_started",
+            round=number,
+        )
     if round_.status == "closed" or number != game.round_number:
         raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
-    return RoundPlaying(game.id, number, round_.id, round_.rack, _board(game, round_.board_before), _rules(game),
-                        _lexicon(game), _notation(game))
+    return RoundPlaying(
+        game.id,
+        number,
+        round_.id,
+        round_.rack,
+        _board(game, round_.board_before),
+        _rules(game),
+        _lexicon(game),
+        _notation(game),
+    )
 
 
 def judge(playing: RoundPlaying, text: object) -> tuple[str, int]:
@@ -385,9 +443,13 @@ def _taken(round_id: int, received_at: datetime) -> bool:
     serialises the plays with the close: see the module docstring."""
     taken = db.session.execute(
         update(Round)
-        .where(Round.id == round_id, Round.status.in_(("open", "paused")),
-               (Round.deadline.is_(None)) | (Round.deadline > received_at))
-        .values(status=Round.status))
+        .where(
+            Round.id == round_id,
+            Round.status.in_(("open", "paused")),
+            (Round.deadline.is_(None)) | (Round.deadline > received_at),
+        )
+        .values(status=Round.status)
+    )
     return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
 
 
@@ -414,20 +476,41 @@ def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | GameError]:
         if not on_time:
             continue
         players = {plays[i].player_id for i in on_time}
-        seen = set(db.session.execute(select(Submission.player_id).distinct().where(
-            Submission.round_id == round_id, Submission.player_id.in_(players))).scalars())
-        count = int(db.session.execute(select(func.count(distinct(Submission.player_id)))
-                                       .where(Submission.round_id == round_id)).scalar_one())
+        seen = set(
+            db.session.execute(
+                select(Submission.player_id)
+                .distinct()
+                .where(Submission.round_id == round_id, Submission.player_id.in_(players))
+            ).scalars()
+        )
+        count = int(
+            db.session.execute(
+                select(func.count(distinct(Submission.player_id))).where(Submission.round_id == round_id)
+            ).scalar_one()
+        )
         for i in on_time:
             play = plays[i]
             if play.player_id not in seen:
                 seen.add(play.player_id)
                 count += 1
-            submissions.append({"round_id": round_id, "player_id": play.player_id, "move": play.move,
-                                "score_as_placed": play.score_as_placed, "received_at": play.received_at})
-            events.append({"game_id": play.playing.game_id, "kind": "submission", "author": play.player_name,
-                           "data": {"round": play.playing.number, "submissions": count},
-                           "created_at": play.received_at})
+            submissions.append(
+                {
+                    "round_id": round_id,
+                    "player_id": play.player_id,
+                    "move": play.move,
+                    "score_as_placed": play.score_as_placed,
+                    "received_at": play.received_at,
+                }
+            )
+            events.append(
+                {
+                    "game_id": play.playing.game_id,
+                    "kind": "submission",
+                    "author": play.player_name,
+                    "data": {"round": play.playing.number, "submissions": count},
+                    "created_at": play.received_at,
+                }
+            )
             outcome[i] = AcceptedPlay(play.move, play.score_as_placed, play.received_at)
     if submissions:
         # Core INSERTs on the tables (not ORM objects, not even the ORM's bulk path): this runs for every play
@@ -458,15 +541,21 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
 
 def last_submission(round_: Round, player_id: int) -> Submission | None:
     """The play that counts for this player in this round: their last one."""
-    return db.session.execute(select(Submission).where(Submission.round_id == round_.id,
-                                                       Submission.player_id == player_id)
-                              .order_by(Submission.id.desc()).limit(1)).scalar_one_or_none()
+    return db.session.execute(
+        select(Submission)
+        .where(Submission.round_id == round_.id, Submission.player_id == player_id)
+        .order_by(Submission.id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
 
 
 def submission_count(round_: Round) -> int:
     """How many players have handed in a play (counted by the database: this runs on every submission)."""
-    return int(db.session.execute(select(func.count(distinct(Submission.player_id)))
-                                  .where(Submission.round_id == round_.id)).scalar_one())
+    return int(
+        db.session.execute(
+            select(func.count(distinct(Submission.player_id))).where(Submission.round_id == round_.id)
+        ).scalar_one()
+    )
 
 
 def player_count(game: Game) -> int:
@@ -497,8 +586,9 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     board = _board(game, round_.board_before)
     # Rows, not ORM objects, in and out: a room of 10,000 hands in some 20,000 plays.
     last: dict[int, str] = {}
-    for player_id, move in db.session.execute(select(Submission.player_id, Submission.move)
-                                              .where(Submission.round_id == round_.id).order_by(Submission.id)):
+    for player_id, move in db.session.execute(
+        select(Submission.player_id, Submission.move).where(Submission.round_id == round_.id).order_by(Submission.id)
+    ):
         last[player_id] = move
     score_counts = round_.legal_scores or []  # [score, how many legal plays score it]
     results: list[dict[str, Any]] = []
@@ -506,9 +596,17 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
         evaluation = evaluate(board, rules, lexicon, move, round_.rack, _notation(game))
         better = sum(count for score, count in score_counts if score > evaluation.score)
         rank = 1 + better if evaluation.valid else None
-        results.append({"round_id": round_.id, "player_id": player_id, "move": move,
-                        "score": evaluation.score if evaluation.valid else 0, "valid": evaluation.valid,
-                        "invalid_words": list(evaluation.invalid_words) or None, "rank": rank})
+        results.append(
+            {
+                "round_id": round_.id,
+                "player_id": player_id,
+                "move": move,
+                "score": evaluation.score if evaluation.valid else 0,
+                "valid": evaluation.valid,
+                "invalid_words": list(evaluation.invalid_words) or None,
+                "rank": rank,
+            }
+        )
     if results:
         db.session.execute(insert(Result.__table__), results)
     tops = round_.tops or []
@@ -516,8 +614,13 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     _place(game, round_)
     game.status = "revealing"
     game.next_round_at = now + timedelta(seconds=game.reveal_seconds) if game.reveal_seconds is not None else None
-    log(game.id, "round_closed", {"round": number, "top_score": round_.top_score, "placed": round_.placed_move,
-                                  "submissions": len(last)}, author, now)
+    log(
+        game.id,
+        "round_closed",
+        {"round": number, "top_score": round_.top_score, "placed": round_.placed_move, "submissions": len(last)},
+        author,
+        now,
+    )
     db.session.commit()
     if game.next_round_at is not None:
         _plan("next", game.id, number, game.next_round_at)
@@ -536,8 +639,10 @@ def next_round(game_id: int, number: int, author: str, now: datetime | None = No
     this call did (idempotent, like :func:`close_round`)."""
     now = now or utcnow()
     done = db.session.execute(
-        update(Game).where(Game.id == game_id, Game.status == "revealing", Game.round_number == number)
-        .values(status="starting"))
+        update(Game)
+        .where(Game.id == game_id, Game.status == "revealing", Game.round_number == number)
+        .values(status="starting")
+    )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         return False
@@ -576,8 +681,11 @@ def end_game(game: Game, author: str, now: datetime | None = None) -> None:
         close_round(game.id, round_.number, author, now, early=True)
         db.session.refresh(game)
     # Guarded like every transition: the scheduler may start the next round at this very moment.
-    done = db.session.execute(update(Game).where(Game.id == game.id, Game.status.in_(("lobby", "revealing")))
-                              .values(status="finished", end_reason="director", next_round_at=None))
+    done = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.status.in_(("lobby", "revealing")))
+        .values(status="finished", end_reason="director", next_round_at=None)
+    )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         raise GameError("the game changed at this moment: try again", 409, code="just_closed")
@@ -592,8 +700,11 @@ def pause(game: Game, author: str, now: datetime | None = None) -> None:
     if game.status != "playing" or round_ is None or round_.status != "open" or round_.deadline is None:
         raise GameError("only a running round can be paused", 409, code="not_running")
     left = max(0.0, (round_.deadline - now).total_seconds())
-    done = db.session.execute(update(Round).where(Round.id == round_.id, Round.status == "open", Round.deadline > now)
-                              .values(status="paused", deadline=None, seconds_left_when_paused=left))
+    done = db.session.execute(
+        update(Round)
+        .where(Round.id == round_.id, Round.status == "open", Round.deadline > now)
+        .values(status="paused", deadline=None, seconds_left_when_paused=left)
+    )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         raise GameError("the round has just closed", 409, code="just_closed")
@@ -626,9 +737,11 @@ def extend(game: Game, seconds: object, author: str, now: datetime | None = None
         round_.seconds_left_when_paused = (round_.seconds_left_when_paused or 0) + seconds
     else:
         assert round_.deadline is not None
-        done = db.session.execute(update(Round).where(Round.id == round_.id, Round.status == "open",
-                                                      Round.deadline > now)
-                                  .values(deadline=round_.deadline + timedelta(seconds=seconds)))
+        done = db.session.execute(
+            update(Round)
+            .where(Round.id == round_.id, Round.status == "open", Round.deadline > now)
+            .values(deadline=round_.deadline + timedelta(seconds=seconds))
+        )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             db.session.rollback()
             raise GameError("the round has just closed", 409, code="just_closed")
@@ -646,8 +759,9 @@ def choose_top(game: Game, number: int, move: object, author: str) -> None:
         raise GameError("another top can be chosen only during the reveal of the last round", 409, code="not_revealing")
     tops = round_.tops or []
     if move not in tops:
-        raise GameError(f"{move!r} is not one of the round's tops ({', '.join(tops)})", 422, code="not_a_top",
-                        move=str(move))
+        raise GameError(
+            f"{move!r} is not one of the round's tops ({', '.join(tops)})", 422, code="not_a_top", move=str(move)
+        )
     round_.placed_move = str(move)
     _place(game, round_)
     log(game.id, "placed", {"round": number, "placed": round_.placed_move}, author)
@@ -656,7 +770,8 @@ def choose_top(game: Game, number: int, move: object, author: str) -> None:
 
 def correct(game: Game, number: int, player_id: object, score: object, reason: object, author: str) -> None:
     round_ = db.session.execute(
-        select(Round).where(Round.game_id == game.id, Round.number == number)).scalar_one_or_none()
+        select(Round).where(Round.game_id == game.id, Round.number == number)
+    ).scalar_one_or_none()
     if round_ is None or round_.status != "closed":
         raise GameError(f"round {number} is not closed", 409, code="round_not_closed", round=number)
     # Not a bool, and within an INTEGER column: a larger id would overflow in the query (a 500), not miss.
@@ -668,14 +783,17 @@ def correct(game: Game, number: int, player_id: object, score: object, reason: o
         raise GameError("'score' must be a whole number from 0 to 10000", 422, code="bad_score")
     if not isinstance(reason, str) or not reason.strip():
         raise GameError("'reason' is required: say why the score is corrected", 422, code="reason_missing")
-    db.session.add(Correction(round_id=round_.id, player_id=player.id, score=score, reason=reason.strip(),
-                              author=author))
-    log(game.id, "corrected", {"round": number, "player": player.name, "score": score, "reason": reason.strip()},
-        author)
+    db.session.add(
+        Correction(round_id=round_.id, player_id=player.id, score=score, reason=reason.strip(), author=author)
+    )
+    log(
+        game.id, "corrected", {"round": number, "player": player.name, "score": score, "reason": reason.strip()}, author
+    )
     db.session.commit()
 
 
 # --- results --------------------------------------------------------------------------------------
+
 
 def results(game: Game) -> GameResults:
     """Every closed round's results and the standings, corrections applied."""
@@ -689,19 +807,21 @@ def results(game: Game) -> GameResults:
         submissions = [SubmissionRecord(names[r.player_id], r.move or "", r.score, r.valid) for r in rows]
         scores = [score for score, count in round_.legal_scores or [] for _ in range(count)]
         records.append(RoundRecord(round_.number, round_.top_score or 0, scores, submissions))
-        for c in db.session.execute(select(Correction).where(Correction.round_id == round_.id)
-                                    .order_by(Correction.id)).scalars():
+        for c in db.session.execute(
+            select(Correction).where(Correction.round_id == round_.id).order_by(Correction.id)
+        ).scalars():
             corrections.append(CorrectionRecord(names[c.player_id], round_.number, c.score, c.reason, c.author))
-    return score_game(records, list(names.values()), corrections,
-                      SoloRule(game.solo_bonus, game.solo_min_players))
+    return score_game(records, list(names.values()), corrections, SoloRule(game.solo_bonus, game.solo_min_players))
 
 
 def due_work(now: datetime) -> list[tuple[str, int, int]]:
     """Transitions whose time has come: rounds past their deadline, reveals past their pause."""
-    closes = db.session.execute(select(Round.game_id, Round.number).where(
-        Round.status == "open", Round.deadline <= now)).all()
-    nexts = db.session.execute(select(Game.id, Game.round_number).where(
-        Game.status == "revealing", Game.next_round_at <= now)).all()
+    closes = db.session.execute(
+        select(Round.game_id, Round.number).where(Round.status == "open", Round.deadline <= now)
+    ).all()
+    nexts = db.session.execute(
+        select(Game.id, Game.round_number).where(Game.status == "revealing", Game.next_round_at <= now)
+    ).all()
     return [("close", g, n) for g, n in closes] + [("next", g, n) for g, n in nexts]
 
 

@@ -144,9 +144,16 @@ class TirageASGI:
         watcher = asyncio.create_task(_watch_disconnect(receive, stream.close))
         try:
             caught_up = await asyncio.to_thread(fetch, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"text/event-stream; charset=utf-8"),
-                *header_pairs(HEADERS, self.https)]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [
+                        (b"content-type", b"text/event-stream; charset=utf-8"),
+                        *header_pairs(HEADERS, self.https),
+                    ],
+                }
+            )
             sent = {shown["id"] for shown in caught_up}
             for shown in caught_up:  # the client will know of these: reads of this process must too
                 if shown["kind"] not in UNVERSIONED_KINDS:

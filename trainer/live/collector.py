@@ -41,8 +41,14 @@ log = logging.getLogger(__name__)
 class Collector:
     """The collector policy of one serving process; ``activity`` counts the requests received so far."""
 
-    def __init__(self, activity: Callable[[], int], quiet: float = QUIET_SECONDS, least: float = LEAST_SECONDS,
-                 most: float = MOST_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        activity: Callable[[], int],
+        quiet: float = QUIET_SECONDS,
+        least: float = LEAST_SECONDS,
+        most: float = MOST_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.activity = activity
         self.quiet, self.least, self.most = quiet, least, most
         self.clock = clock
@@ -93,6 +99,10 @@ class Collector:
         freed = gc.collect()
         self._last_full = self.clock()
         self.full_collections += 1
-        log.debug("full garbage collection: %d objects freed in %.0f ms (%s)", freed,
-                  (time.perf_counter() - started) * 1000, "quiet" if quiet else "overdue")
+        log.debug(
+            "full garbage collection: %d objects freed in %.0f ms (%s)",
+            freed,
+            (time.perf_counter() - started) * 1000,
+            "quiet" if quiet else "overdue",
+        )
         return True

@@ -162,8 +162,10 @@ class EventHub:
                 rows = await asyncio.to_thread(self._read)
             except Exception as error:  # database away: try again at the next wake-up or poll
                 if not self._database_lost:
-                    log.warning("event hub cannot read events (%s); trying again until the database is back",
-                                type(error).__name__)
+                    log.warning(
+                        "event hub cannot read events (%s); trying again until the database is back",
+                        type(error).__name__,
+                    )
                     self._database_lost = True
                 await asyncio.sleep(min(self.poll, POLL_SECONDS))
                 continue
@@ -188,11 +190,16 @@ class EventHub:
             condition = or_(condition, Event.id.in_(list(self.gaps)))
         with self.app.app_context():
             # Columns, not ORM objects: in a round's last seconds this reads hundreds of submissions a second.
-            rows = db.session.execute(select(Event.id, Event.game_id, Event.kind, Event.data, Event.author,
-                                             Event.created_at).where(condition).order_by(Event.id)
-                                      .limit(READ_LIMIT))
-            read = [(row.id, row.game_id, row.kind, frame(present.event(row)).encode())  # type: ignore[arg-type]
-                    for row in rows]
+            rows = db.session.execute(
+                select(Event.id, Event.game_id, Event.kind, Event.data, Event.author, Event.created_at)
+                .where(condition)
+                .order_by(Event.id)
+                .limit(READ_LIMIT)
+            )
+            read = [
+                (row.id, row.game_id, row.kind, frame(present.event(row)).encode())  # type: ignore[arg-type]
+                for row in rows
+            ]
         self.figures.reads += 1
         for event_id, *_ in read:
             self.gaps.pop(event_id, None)

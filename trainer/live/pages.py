@@ -86,8 +86,10 @@ class PhonePages:
         self._signer: Any = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         self._max_age = int(app.permanent_session_lifetime.total_seconds())
         self._cookie = str(app.config.get("SESSION_COOKIE_NAME", "session"))
-        self._headers = header_pairs({"Content-Type": "text/html; charset=utf-8", "Vary": "Accept-Language, Cookie"},
-                                     bool(app.config.get("TIRAGE_HTTPS")))
+        self._headers = header_pairs(
+            {"Content-Type": "text/html; charset=utf-8", "Vary": "Accept-Language, Cookie"},
+            bool(app.config.get("TIRAGE_HTTPS")),
+        )
         self.builds = 0
         self.answered = 0
         self.handed_on = 0
@@ -124,8 +126,13 @@ class PhonePages:
             html = RUNNING_CLOCK.sub(_clock(room.deadline), html, count=1)
         body = html.encode()
         self.answered += 1
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [*self._headers, (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [*self._headers, (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     def _token(self, cookie: str | None, game_id: int) -> str | None:
@@ -148,8 +155,9 @@ class PhonePages:
         if lobby is not None and version > lobby.version and self.desk.hub.only_joins_since(game_id, lobby.version):
             return lobby
         plays_mark = self._plays_mark(game_id)
-        room = await self.fragments.get((game_id, version, language),
-                                        lambda: self._build(game_id, language, version, plays_mark))
+        room = await self.fragments.get(
+            (game_id, version, language), lambda: self._build(game_id, language, version, plays_mark)
+        )
         if room is not None and room.status == "lobby":
             self._lobbies[(game_id, language)] = room
         elif room is not None:
@@ -209,9 +217,14 @@ class PhonePages:
                 anyone = next(iter(everyone.values()))
                 room.round_id = view.round.id
                 room.plays_mark = plays_mark
-                room.plays = {row.player_id: (row.move, row.score_as_placed) for row in db.session.execute(
-                    select(Submission.player_id, Submission.move, Submission.score_as_placed)
-                    .where(Submission.round_id == view.round.id).order_by(Submission.id))}
+                room.plays = {
+                    row.player_id: (row.move, row.score_as_placed)
+                    for row in db.session.execute(
+                        select(Submission.player_id, Submission.move, Submission.score_as_placed)
+                        .where(Submission.round_id == view.round.id)
+                        .order_by(Submission.id)
+                    )
+                }
                 room.submitted = str(submitted(replace(anyone, submitted=MOVE, submitted_score=SCORE)))  # type: ignore[arg-type]
                 room.not_submitted = str(submitted(anyone))
             if view.status == "playing" and view.round is not None and view.round.deadline is not None:
@@ -220,9 +233,12 @@ class PhonePages:
 
     def _last_play(self, round_id: int, player_id: int) -> tuple[str, int] | None:
         with self.app.app_context():
-            last = db.session.execute(select(Submission.move, Submission.score_as_placed)
-                                      .where(Submission.round_id == round_id, Submission.player_id == player_id)
-                                      .order_by(Submission.id.desc()).limit(1)).first()
+            last = db.session.execute(
+                select(Submission.move, Submission.score_as_placed)
+                .where(Submission.round_id == round_id, Submission.player_id == player_id)
+                .order_by(Submission.id.desc())
+                .limit(1)
+            ).first()
         return (last.move, last.score_as_placed) if last is not None else None
 
 
@@ -255,6 +271,6 @@ def _cookies(header: str) -> dict[str, str]:
 def _language(cookies: dict[str, str], headers: dict[bytes, str]) -> str:
     """The request's language as the pages choose it (a request with a query string is never answered here,
     so there is no ``?lang=``)."""
-    return choose_language(None, cookies.get(LANG_COOKIE),
-                           parse_accept_header(headers.get(b"accept-language"), LanguageAccept))
-
+    return choose_language(
+        None, cookies.get(LANG_COOKIE), parse_accept_header(headers.get(b"accept-language"), LanguageAccept)
+    )

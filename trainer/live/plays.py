@@ -199,8 +199,11 @@ class PlayDesk:
         except GameError as error:
             refused = error
         # Counted before anything is answered, refused plays too, as the view's limit does.
-        allowed = (submit_allowed(self.app, token) if self._memory_limits
-                   else await asyncio.to_thread(submit_allowed, self.app, token))
+        allowed = (
+            submit_allowed(self.app, token)
+            if self._memory_limits
+            else await asyncio.to_thread(submit_allowed, self.app, token)
+        )
         if not allowed:
             await self._hand_on(scope, replay, send)  # the view counts it again and answers 429
             return
@@ -224,8 +227,16 @@ class PlayDesk:
             await self._answer(send, 503, {"error": NOT_STORED}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
             return
         self.stored_in[game_id] = self.stored_in.get(game_id, 0) + 1
-        await self._answer(send, 200, {"round": number, "move": accepted.move, "score": accepted.score_as_placed,
-                                       "received_at": iso(accepted.received_at)})
+        await self._answer(
+            send,
+            200,
+            {
+                "round": number,
+                "move": accepted.move,
+                "score": accepted.score_as_placed,
+                "received_at": iso(accepted.received_at),
+            },
+        )
 
     async def my_round(self, scope: Scope, receive: Receive, send: Send) -> None:
         game_id, number = _ids(MY_ROUND_PATH, scope)
@@ -287,8 +298,9 @@ class PlayDesk:
         self.counts.handed_on += 1
         await self.fallback(scope, receive, send)
 
-    async def _answer(self, send: Send, status: int, payload: dict[str, Any],
-                      extra: dict[str, str] | None = None) -> None:
+    async def _answer(
+        self, send: Send, status: int, payload: dict[str, Any], extra: dict[str, str] | None = None
+    ) -> None:
         await self._send(send, status, _json(payload), extra)
 
     async def _send(self, send: Send, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
@@ -302,16 +314,18 @@ class PlayDesk:
         """The player of ``token_hash``; with them, the first time one of the room is met (and at most every
         :data:`ROOM_READ_SECONDS` after), every player of their game, so the room's first plays find theirs."""
         with self.app.app_context():
-            row = db.session.execute(select(Player.id, Player.game_id, Player.name)
-                                     .where(Player.token_hash == token_hash)).first()
+            row = db.session.execute(
+                select(Player.id, Player.game_id, Player.name).where(Player.token_hash == token_hash)
+            ).first()
             if row is None:
                 return {}
             found = {token_hash: KnownPlayer(row.id, row.game_id, row.name)}
             now = time.monotonic()
             if row.game_id == game_id and now - self._rooms_read.get(game_id, -ROOM_READ_SECONDS) >= ROOM_READ_SECONDS:
                 self._rooms_read[game_id] = now
-                for other in db.session.execute(select(Player.token_hash, Player.id, Player.game_id, Player.name)
-                                                .where(Player.game_id == game_id)):
+                for other in db.session.execute(
+                    select(Player.token_hash, Player.id, Player.game_id, Player.name).where(Player.game_id == game_id)
+                ):
                     found[other.token_hash] = KnownPlayer(other.id, other.game_id, other.name)
             return found
 
@@ -334,8 +348,13 @@ class PlayDesk:
         version or newer, and a newer version builds again."""
         with self.app.app_context():
             game = db.session.get(Game, game_id)
-            round_ = db.session.execute(select(Round).where(Round.game_id == game_id, Round.number == number)
-                                        ).scalar_one_or_none() if game is not None else None
+            round_ = (
+                db.session.execute(
+                    select(Round).where(Round.game_id == game_id, Round.number == number)
+                ).scalar_one_or_none()
+                if game is not None
+                else None
+            )
             if game is None or round_ is None or round_.status != "closed":
                 return None
             self.counts.reveal_builds += 1
@@ -472,8 +491,9 @@ def _move(body: bytes) -> str | None:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(data, dict) or not all(isinstance(value, str | int | float | bool) or value is None
-                                             for value in data.values()):
+    if not isinstance(data, dict) or not all(
+        isinstance(value, str | int | float | bool) or value is None for value in data.values()
+    ):
         return None
     move = data.get("move")
     return move if isinstance(move, str) else None

@@ -51,12 +51,14 @@ class StudyError(GameError):
 
 # --- learners -------------------------------------------------------------------------------------
 
+
 def create_learner(username: object, password: object) -> Learner:
     if not isinstance(username, str) or not 1 <= len(username.strip()) <= 80:
         raise StudyError("the name must be 1 to 80 characters", 422, code="bad_learner_name")
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise StudyError(f"the password must have at least {MIN_PASSWORD} characters", 422,
-                         code="short_password", n=MIN_PASSWORD)
+        raise StudyError(
+            f"the password must have at least {MIN_PASSWORD} characters", 422, code="short_password", n=MIN_PASSWORD
+        )
     name = username.strip()
     if db.session.execute(select(Learner.id).where(Learner.username == name)).first() is not None:
         raise StudyError(f"the name {name!r} is taken", 409, code="learner_taken", name=name)
@@ -77,14 +79,20 @@ def authenticate(username: object, password: object) -> Learner | None:
 
 # --- decks ----------------------------------------------------------------------------------------
 
+
 def cards_for(lexicon_name: str, source: dict[str, Any]) -> tuple[list[Card], list[tuple[str, str]]]:
     """The cards a deck's ``source`` asks for, in probability order, and the pasted lines left out."""
     lexicon = lexicon_store().load(lexicon_name)
     kind = source.get("kind")
     try:
         if kind == "anagram":
-            return ANAGRAM.cards(lexicon, int(source["length"]), int(source["first"]), int(source["last"]),
-                                 blanks=int(source.get("blanks", 0))), []
+            return ANAGRAM.cards(
+                lexicon,
+                int(source["length"]),
+                int(source["first"]),
+                int(source["last"]),
+                blanks=int(source.get("blanks", 0)),
+            ), []
         if kind == "stem":
             return STEM.cards(lexicon, int(source["length"]), int(source["count"])), []
         if kind == "twos":
@@ -102,9 +110,16 @@ def cards_for(lexicon_name: str, source: dict[str, Any]) -> tuple[list[Card], li
     raise StudyError(f"unknown kind of deck {kind!r}", 422, code="bad_deck_source")
 
 
-def create_deck(learner: Learner, name: object, lexicon_name: object, source: dict[str, Any],
-                new_per_day: int = 20, reviews_per_day: int = 200, desired_retention: float = 0.9,
-                states: list[CardState] | None = None) -> tuple[Deck, list[tuple[str, str]]]:
+def create_deck(
+    learner: Learner,
+    name: object,
+    lexicon_name: object,
+    source: dict[str, Any],
+    new_per_day: int = 20,
+    reviews_per_day: int = 200,
+    desired_retention: float = 0.9,
+    states: list[CardState] | None = None,
+) -> tuple[Deck, list[tuple[str, str]]]:
     """A new deck of ``learner`` with its cards (new, or with the given fsrs ``states``, from an import)."""
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
         raise StudyError("the deck name must be 1 to 80 characters", 422, code="bad_deck_name")
@@ -113,14 +128,20 @@ def create_deck(learner: Learner, name: object, lexicon_name: object, source: di
     skipped: list[tuple[str, str]] = []
     if states is None:
         cards, skipped = cards_for(lexicon_name, source)
-        states = [CardState(card.id, card.rank if card.rank is not None else index)
-                  for index, card in enumerate(cards)]
+        states = [CardState(card.id, card.rank if card.rank is not None else index) for index, card in enumerate(cards)]
     if not states:
         raise StudyError("the list has no card", 422, code="empty_deck")
     if len(states) > MAX_CARDS:
         raise StudyError(f"a deck holds at most {MAX_CARDS} cards", 422, code="deck_too_big", n=MAX_CARDS)
-    deck = Deck(learner_id=learner.id, name=name.strip(), lexicon=lexicon_name, source=source,
-                new_per_day=new_per_day, reviews_per_day=reviews_per_day, desired_retention=desired_retention)
+    deck = Deck(
+        learner_id=learner.id,
+        name=name.strip(),
+        lexicon=lexicon_name,
+        source=source,
+        new_per_day=new_per_day,
+        reviews_per_day=reviews_per_day,
+        desired_retention=desired_retention,
+    )
     db.session.add(deck)
     db.session.flush()
     seen: set[str] = set()
@@ -139,8 +160,12 @@ def _columns(state: CardState) -> dict[str, Any]:
     """The searchable columns and the whole fsrs state of a card."""
     if state.fsrs is None:
         return {"state": 0, "due": None, "stability": None, "fsrs": None}
-    return {"state": int(state.fsrs.state), "due": state.fsrs.due, "stability": state.fsrs.stability,
-            "fsrs": state.fsrs.to_dict()}
+    return {
+        "state": int(state.fsrs.state),
+        "due": state.fsrs.due,
+        "stability": state.fsrs.stability,
+        "fsrs": state.fsrs.to_dict(),
+    }
 
 
 def _state(row: DeckCard) -> CardState:
@@ -168,8 +193,13 @@ def limits_of(deck: Deck) -> DeckLimits:
 
 def _today(deck: Deck, now: datetime) -> list[Review]:
     start = boundary_of(deck).start(now)
-    return list(db.session.execute(select(Review).where(Review.deck_id == deck.id, Review.reviewed_at >= start,
-                                                        Review.undone.is_(False)).order_by(Review.id)).scalars())
+    return list(
+        db.session.execute(
+            select(Review)
+            .where(Review.deck_id == deck.id, Review.reviewed_at >= start, Review.undone.is_(False))
+            .order_by(Review.id)
+        ).scalars()
+    )
 
 
 def day_count(deck: Deck, now: datetime) -> DayCount:
@@ -186,17 +216,22 @@ def next_card(deck: Deck, now: datetime | None = None) -> tuple[DeckCard, Pick] 
     recent = [review.card_id for review in today[-RECENT:]]
     base = select(DeckCard).where(DeckCard.deck_id == deck.id)
     rows: dict[str, DeckCard] = {}
-    for query in (base.where(DeckCard.state.in_((int(State.Learning), int(State.Relearning))))
-                  .order_by(DeckCard.due, DeckCard.id).limit(2),
-                  base.where(DeckCard.state == int(State.Review)).order_by(DeckCard.due, DeckCard.id).limit(2),
-                  base.where(DeckCard.state == 0).order_by(DeckCard.rank, DeckCard.id).limit(1)):
+    for query in (
+        base.where(DeckCard.state.in_((int(State.Learning), int(State.Relearning))))
+        .order_by(DeckCard.due, DeckCard.id)
+        .limit(2),
+        base.where(DeckCard.state == int(State.Review)).order_by(DeckCard.due, DeckCard.id).limit(2),
+        base.where(DeckCard.state == 0).order_by(DeckCard.rank, DeckCard.id).limit(1),
+    ):
         rows.update((row.card_id, row) for row in db.session.execute(query).scalars())
     missing = [card_id for card_id in set(recent) if card_id not in rows]
     if missing:
-        rows.update((row.card_id, row) for row in db.session.execute(
-            base.where(DeckCard.card_id.in_(missing))).scalars())
-    pick = DeckQueue(_state(row) for row in rows.values()).next_card(now, done, limits_of(deck), boundary_of(deck),
-                                                                    recent)
+        rows.update(
+            (row.card_id, row) for row in db.session.execute(base.where(DeckCard.card_id.in_(missing))).scalars()
+        )
+    pick = DeckQueue(_state(row) for row in rows.values()).next_card(
+        now, done, limits_of(deck), boundary_of(deck), recent
+    )
     return (rows[pick.card_id], pick) if pick is not None else None
 
 
@@ -212,8 +247,9 @@ def deck_card(deck: Deck, deck_card_id: object) -> DeckCard:
     return row
 
 
-def answer(deck: Deck, row: DeckCard, typed: list[str], seconds: float, now: datetime | None = None,
-           missed: bool = False) -> tuple[Feedback, Review]:
+def answer(
+    deck: Deck, row: DeckCard, typed: list[str], seconds: float, now: datetime | None = None, missed: bool = False
+) -> tuple[Feedback, Review]:
     """Grade an attempt (``missed``: the learner gave up) and reschedule the card; committed on return."""
     now = now or utcnow()
     card = card_of(deck, row)
@@ -223,10 +259,21 @@ def answer(deck: Deck, row: DeckCard, typed: list[str], seconds: float, now: dat
     duration_ms = max(0, int(seconds * 1000))
     result = review_card(_state(row), rating, now, scheduler_of(deck), duration_ms)
     _set(row, _columns(result.after))
-    review = Review(deck_id=deck.id, deck_card_id=row.id, card_id=row.card_id, kind=result.kind.value,
-                    rating=int(rating), suggested=int(rating), reviewed_at=now, duration_ms=duration_ms,
-                    answers=list(typed), right=len(feedback.right), wrong=len(feedback.wrong),
-                    missed=len(feedback.missed), before=_serialisable(before))
+    review = Review(
+        deck_id=deck.id,
+        deck_card_id=row.id,
+        card_id=row.card_id,
+        kind=result.kind.value,
+        rating=int(rating),
+        suggested=int(rating),
+        reviewed_at=now,
+        duration_ms=duration_ms,
+        answers=list(typed),
+        right=len(feedback.right),
+        wrong=len(feedback.wrong),
+        missed=len(feedback.missed),
+        before=_serialisable(before),
+    )
     db.session.add(review)
     db.session.commit()
     return feedback, review
@@ -242,8 +289,9 @@ def _restore(row: DeckCard, before: dict[str, Any]) -> None:
 
 
 def last_review(deck: Deck) -> Review | None:
-    return db.session.execute(select(Review).where(Review.deck_id == deck.id, Review.undone.is_(False))
-                              .order_by(Review.id.desc()).limit(1)).scalar_one_or_none()
+    return db.session.execute(
+        select(Review).where(Review.deck_id == deck.id, Review.undone.is_(False)).order_by(Review.id.desc()).limit(1)
+    ).scalar_one_or_none()
 
 
 def regrade(deck: Deck, rating_value: object, now: datetime | None = None) -> Review:
@@ -286,17 +334,29 @@ def deck_of(learner: Learner, deck_id: int) -> Deck:
 
 # --- figures ---------------------------------------------------------------------------------------
 
+
 def deck_summary(deck: Deck, now: datetime) -> dict[str, int]:
     """Cards in the deck, new ones, due today, done today."""
     end = boundary_of(deck).end(now)
-    counts = dict(db.session.execute(select(DeckCard.state, func.count()).where(DeckCard.deck_id == deck.id)
-                                     .group_by(DeckCard.state)).all())
-    due = db.session.execute(select(func.count()).where(DeckCard.deck_id == deck.id, DeckCard.state != 0,
-                                                        DeckCard.due < end)).scalar() or 0
+    counts = dict(
+        db.session.execute(
+            select(DeckCard.state, func.count()).where(DeckCard.deck_id == deck.id).group_by(DeckCard.state)
+        ).all()
+    )
+    due = (
+        db.session.execute(
+            select(func.count()).where(DeckCard.deck_id == deck.id, DeckCard.state != 0, DeckCard.due < end)
+        ).scalar()
+        or 0
+    )
     done = day_count(deck, now)
-    return {"cards": sum(counts.values()), "new": counts.get(0, 0), "due": due,
-            "new_left": max(0, min(deck.new_per_day - done.new, counts.get(0, 0))),
-            "done_today": done.new + done.reviews}
+    return {
+        "cards": sum(counts.values()),
+        "new": counts.get(0, 0),
+        "due": due,
+        "new_left": max(0, min(deck.new_per_day - done.new, counts.get(0, 0))),
+        "done_today": done.new + done.reviews,
+    }
 
 
 def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -> dict[str, Any]:
@@ -310,8 +370,10 @@ def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -
     retention: dict[int, list[int]] = {deck_id: [0, 0] for deck_id in deck_ids}
     if deck_ids:
         for reviewed_at, rating, kind, deck_id in db.session.execute(
-                select(Review.reviewed_at, Review.rating, Review.kind, Review.deck_id)
-                .where(Review.deck_id.in_(deck_ids), Review.reviewed_at >= since, Review.undone.is_(False))):
+            select(Review.reviewed_at, Review.rating, Review.kind, Review.deck_id).where(
+                Review.deck_id.in_(deck_ids), Review.reviewed_at >= since, Review.undone.is_(False)
+            )
+        ):
             per_day[boundary.day(reviewed_at)] += 1
             if kind == ReviewKind.REVIEW.value:
                 retention[deck_id][0] += 1
@@ -322,8 +384,9 @@ def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -
     buckets = ((1, "< 1 d"), (7, "1–7 d"), (30, "1–4 wk"), (90, "1–3 mo"), (365, "3–12 mo"))
     if deck_ids:
         horizon = boundary.start(now) + timedelta(days=ahead)
-        for due, value in db.session.execute(select(DeckCard.due, DeckCard.stability).where(
-                DeckCard.deck_id.in_(deck_ids), DeckCard.state != 0)):
+        for due, value in db.session.execute(
+            select(DeckCard.due, DeckCard.stability).where(DeckCard.deck_id.in_(deck_ids), DeckCard.state != 0)
+        ):
             if due is not None and due < horizon:
                 due_days[max(today, boundary.day(due))] += 1
             label = next((name for limit, name in buckets if (value or 0) < limit), "> 1 yr")
@@ -331,8 +394,14 @@ def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -
     return {
         "reviews": reviews,
         "due": [(today + timedelta(days=i), due_days[today + timedelta(days=i)]) for i in range(ahead)],
-        "retention": [(deck, retention[deck.id][1] / retention[deck.id][0] if retention[deck.id][0] else None,
-                       retention[deck.id][0]) for deck in learner.decks],
+        "retention": [
+            (
+                deck,
+                retention[deck.id][1] / retention[deck.id][0] if retention[deck.id][0] else None,
+                retention[deck.id][0],
+            )
+            for deck in learner.decks
+        ],
         "stability": [(name, stability[name]) for _, name in buckets] + [("> 1 yr", stability["> 1 yr"])],
     }
 
@@ -341,23 +410,58 @@ def export_csv(deck: Deck) -> str:
     """The deck's cards with their schedule, then every review (undone ones marked): one CSV."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["card", "rank", "state", "due", "stability", "reviewed_at", "kind", "rating", "suggested",
-                     "duration_ms", "answers", "right", "wrong", "missed", "undone"])
-    rows = db.session.execute(select(DeckCard).where(DeckCard.deck_id == deck.id).order_by(DeckCard.rank,
-                                                                                            DeckCard.id)).scalars()
+    writer.writerow(
+        [
+            "card",
+            "rank",
+            "state",
+            "due",
+            "stability",
+            "reviewed_at",
+            "kind",
+            "rating",
+            "suggested",
+            "duration_ms",
+            "answers",
+            "right",
+            "wrong",
+            "missed",
+            "undone",
+        ]
+    )
+    rows = db.session.execute(
+        select(DeckCard).where(DeckCard.deck_id == deck.id).order_by(DeckCard.rank, DeckCard.id)
+    ).scalars()
     by_row = {row.id: row for row in rows}
     reviews: dict[int, list[Review]] = {}
     for review in db.session.execute(select(Review).where(Review.deck_id == deck.id).order_by(Review.id)).scalars():
         reviews.setdefault(review.deck_card_id, []).append(review)
     for row in by_row.values():
-        head = [row.card_id, row.rank, _state_name(row.state), row.due.isoformat() if row.due else "",
-                f"{row.stability:.3f}" if row.stability is not None else ""]
+        head = [
+            row.card_id,
+            row.rank,
+            _state_name(row.state),
+            row.due.isoformat() if row.due else "",
+            f"{row.stability:.3f}" if row.stability is not None else "",
+        ]
         if row.id not in reviews:
             writer.writerow([*head, "", "", "", "", "", "", "", "", "", ""])
         for review in reviews.get(row.id, []):
-            writer.writerow([*head, review.reviewed_at.isoformat(), review.kind, review.rating, review.suggested,
-                             review.duration_ms if review.duration_ms is not None else "", " ".join(review.answers),
-                             review.right, review.wrong, review.missed, int(review.undone)])
+            writer.writerow(
+                [
+                    *head,
+                    review.reviewed_at.isoformat(),
+                    review.kind,
+                    review.rating,
+                    review.suggested,
+                    review.duration_ms if review.duration_ms is not None else "",
+                    " ".join(review.answers),
+                    review.right,
+                    review.wrong,
+                    review.missed,
+                    int(review.undone),
+                ]
+            )
     return out.getvalue()
 
 

@@ -40,19 +40,30 @@ SHOWN_BAD_WORDS = 8  # unknown pasted words named in the refusal (the rest are c
 
 # --- creating a wall ------------------------------------------------------------------------------
 
+
 def _int_spec(spec: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
     value = spec.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise GameError(f"'{key}' must be a whole number from {low} to {high}", 422, code="wall_bad_number",
-                        setting=key, low=low, high=high)
+        raise GameError(
+            f"'{key}' must be a whole number from {low} to {high}",
+            422,
+            code="wall_bad_number",
+            setting=key,
+            low=low,
+            high=high,
+        )
     return value
 
 
 def _lexicon(name: object) -> Lexicon:
     catalogue = lexicon_store().catalogue()
     if not isinstance(name, str) or name not in catalogue:
-        raise GameError(f"unknown lexicon {name!r} (known: {', '.join(sorted(catalogue))})", 422,
-                        code="bad_setting", setting="lexicon")
+        raise GameError(
+            f"unknown lexicon {name!r} (known: {', '.join(sorted(catalogue))})",
+            422,
+            code="bad_setting",
+            setting="lexicon",
+        )
     return lexicon_store().load(name)
 
 
@@ -63,8 +74,7 @@ def _keys_from_words(lexicon: Lexicon, text: str) -> list[str]:
     the room's screen.
     """
     if len(text) > MAX_PASTED:
-        raise GameError(f"at most {MAX_PASTED} characters of words", 422, code="wall_words_too_long",
-                        limit=MAX_PASTED)
+        raise GameError(f"at most {MAX_PASTED} characters of words", 422, code="wall_words_too_long", limit=MAX_PASTED)
     keys: dict[str, None] = {}
     unknown: list[str] = []
     for word in split_answers(text.splitlines()):
@@ -74,8 +84,14 @@ def _keys_from_words(lexicon: Lexicon, text: str) -> list[str]:
             unknown.append(word)
     if unknown:
         shown = ", ".join(unknown[:SHOWN_BAD_WORDS]) + (" …" if len(unknown) > SHOWN_BAD_WORDS else "")
-        raise GameError(f"not words of {lexicon.name}: {shown}", 422, code="wall_unknown_words",
-                        words=shown, lexicon=lexicon.name, count=len(unknown))
+        raise GameError(
+            f"not words of {lexicon.name}: {shown}",
+            422,
+            code="wall_unknown_words",
+            words=shown,
+            lexicon=lexicon.name,
+            count=len(unknown),
+        )
     if not keys:
         raise GameError("paste at least one word", 422, code="wall_no_words")
     return list(keys)
@@ -89,13 +105,19 @@ def _keys_from_range(lexicon: Lexicon, spec: Mapping[str, Any]) -> list[str]:
     if last < first:
         raise GameError("'last' must not be below 'first'", 422, code="wall_bad_range", first=first, last=last)
     if last - first + 1 > MAX_ALPHAGRAMS:
-        raise GameError(f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", 422, code="wall_too_many",
-                        limit=MAX_ALPHAGRAMS)
+        raise GameError(
+            f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", 422, code="wall_too_many", limit=MAX_ALPHAGRAMS
+        )
     index = probability_index(lexicon)
     entries = index.between(length, first, last)
     if not entries:
-        raise GameError(f"{lexicon.name} has {len(index.ranked(length))} alphagrams of {length} letters", 422,
-                        code="wall_empty_range", length=length, count=len(index.ranked(length)))
+        raise GameError(
+            f"{lexicon.name} has {len(index.ranked(length))} alphagrams of {length} letters",
+            422,
+            code="wall_empty_range",
+            length=length,
+            count=len(index.ranked(length)),
+        )
     return [entry.letters for entry in entries]
 
 
@@ -115,8 +137,10 @@ def _new_join_code() -> str:
     """A code no wall and no game has: a phone that types it on either join page is never misled."""
     for _ in range(20):
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-        taken = (db.session.execute(select(Wall.id).where(Wall.join_code == code)).first()
-                 or db.session.execute(select(Game.id).where(Game.join_code == code)).first())
+        taken = (
+            db.session.execute(select(Wall.id).where(Wall.join_code == code)).first()
+            or db.session.execute(select(Game.id).where(Game.join_code == code)).first()
+        )
         if taken is None:
             return code
     raise GameError("no free join code: try again", 503, code="no_code")
@@ -133,11 +157,19 @@ def create_wall(director: Director, lexicon_name: object, spec: Mapping[str, Any
     else:
         keys = _keys_from_range(lexicon, spec)
     if not MIN_ALPHAGRAMS <= len(keys) <= MAX_ALPHAGRAMS:
-        raise GameError(f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", 422, code="wall_too_many",
-                        limit=MAX_ALPHAGRAMS)
+        raise GameError(
+            f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", 422, code="wall_too_many", limit=MAX_ALPHAGRAMS
+        )
     answers = _answers(lexicon, keys)
-    wall = Wall(director_id=director.id, join_code=_new_join_code(), lexicon=lexicon.name, alphagrams=list(answers),
-                answers=answers, seconds=seconds, status="lobby")
+    wall = Wall(
+        director_id=director.id,
+        join_code=_new_join_code(),
+        lexicon=lexicon.name,
+        alphagrams=list(answers),
+        answers=answers,
+        seconds=seconds,
+        status="lobby",
+    )
     db.session.add(wall)
     try:
         db.session.commit()
@@ -148,6 +180,7 @@ def create_wall(director: Director, lexicon_name: object, spec: Mapping[str, Any
 
 
 # --- players ---------------------------------------------------------------------------------------
+
 
 def _clean_name(name: object) -> str:
     """A player's name, spaces collapsed; control characters refused (PostgreSQL cannot store NUL)."""
@@ -175,13 +208,14 @@ def join_wall(code: object, name: object, now: datetime | None = None) -> tuple[
     cleaned = _clean_name(name)
     wall = wall_for_code(code)
     if wall is None:
-        upper = code.strip().upper()[:2 * JOIN_CODE_LENGTH]
+        upper = code.strip().upper()[: 2 * JOIN_CODE_LENGTH]
         raise GameError(f"no wall has the code {upper!r}", 404, code="unknown_code", join_code=upper)
     expire(wall, now)
     if wall.status == "finished":
         raise GameError("this wall is over", 409, code="wall_over")
-    taken = db.session.execute(select(WallPlayer.id).where(WallPlayer.wall_id == wall.id,
-                                                           WallPlayer.name == cleaned)).first()
+    taken = db.session.execute(
+        select(WallPlayer.id).where(WallPlayer.wall_id == wall.id, WallPlayer.name == cleaned)
+    ).first()
     if taken is not None:
         raise GameError(f"the name {cleaned!r} is taken on this wall", 409, code="name_taken", name=cleaned)
     token = secrets.token_urlsafe(24)
@@ -201,6 +235,7 @@ def player_for_token(token: str) -> WallPlayer | None:
 
 # --- the clock -------------------------------------------------------------------------------------
 
+
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
@@ -208,9 +243,11 @@ def _aware(moment: datetime) -> datetime:
 def start_wall(wall: Wall, now: datetime | None = None) -> None:
     """Put the alphagrams up and start the countdown (once: a second click is refused)."""
     now = now or utcnow()
-    done = db.session.execute(update(Wall).where(Wall.id == wall.id, Wall.status == "lobby")
-                              .values(status="running", started_at=now,
-                                      deadline=now + timedelta(seconds=wall.seconds)))
+    done = db.session.execute(
+        update(Wall)
+        .where(Wall.id == wall.id, Wall.status == "lobby")
+        .values(status="running", started_at=now, deadline=now + timedelta(seconds=wall.seconds))
+    )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         raise GameError("the wall has already started", 409, code="wall_started")
@@ -223,8 +260,9 @@ def expire(wall: Wall, now: datetime | None = None) -> bool:
     now = now or utcnow()
     if wall.status != "running" or wall.deadline is None or _aware(wall.deadline) > now:
         return False
-    done = db.session.execute(update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline <= now)
-                              .values(status="finished"))
+    done = db.session.execute(
+        update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline <= now).values(status="finished")
+    )
     db.session.commit()
     db.session.refresh(wall)
     return bool(done.rowcount == 1)  # type: ignore[attr-defined]
@@ -235,11 +273,15 @@ def end_wall(wall: Wall, now: datetime | None = None) -> None:
     now = now or utcnow()
     if expire(wall, now) or wall.status == "finished":
         raise GameError("the wall is already over", 409, code="wall_over")
-    done = db.session.execute(update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline > now)
-                              .values(status="finished", deadline=now))
+    done = db.session.execute(
+        update(Wall)
+        .where(Wall.id == wall.id, Wall.status == "running", Wall.deadline > now)
+        .values(status="finished", deadline=now)
+    )
     if done.rowcount != 1:  # type: ignore[attr-defined]
-        done = db.session.execute(update(Wall).where(Wall.id == wall.id, Wall.status == "lobby")
-                                  .values(status="finished"))
+        done = db.session.execute(
+            update(Wall).where(Wall.id == wall.id, Wall.status == "lobby").values(status="finished")
+        )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         raise GameError("the wall changed at this moment: try again", 409, code="wall_over")
@@ -256,6 +298,7 @@ def seconds_left(wall: Wall, now: datetime | None = None) -> float | None:
 
 # --- answers ---------------------------------------------------------------------------------------
 
+
 def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | None = None) -> WallFind:
     """Credit ``player`` with a word of the wall, if nobody found it first; refused with a reason otherwise.
 
@@ -265,7 +308,7 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
     now = now or utcnow()
     if player.wall_id != wall.id:
         raise GameError("this player is not on this wall", 403, code="wrong_wall")
-    word = normalise_word(text)[:2 * MAX_LENGTH] if isinstance(text, str) else ""
+    word = normalise_word(text)[: 2 * MAX_LENGTH] if isinstance(text, str) else ""
     if not word:
         raise GameError("'word' is missing: type a word", 422, code="word_missing")
     if wall.status == "lobby":
@@ -277,11 +320,13 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
     if key not in wall.answers:
         raise GameError(f"{word} is not on this wall", 422, code="not_on_wall", word=word)
     if word not in wall.answers[key]:
-        raise GameError(f"{word} is not a word of {wall.lexicon}", 422, code="not_a_word", word=word,
-                        lexicon=wall.lexicon)
+        raise GameError(
+            f"{word} is not a word of {wall.lexicon}", 422, code="not_a_word", word=word, lexicon=wall.lexicon
+        )
     # Taking the wall's row orders this answer with the end of the wall and with other answers.
-    taken = db.session.execute(update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline > now)
-                               .values(status=Wall.status))
+    taken = db.session.execute(
+        update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline > now).values(status=Wall.status)
+    )
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         expire(wall, now)
@@ -293,8 +338,10 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
     except IntegrityError:  # found already (by someone else, or by this player on another phone)
         db.session.rollback()
         first = db.session.execute(
-            select(WallFind, WallPlayer.name).join(WallPlayer, WallFind.player_id == WallPlayer.id)
-            .where(WallFind.wall_id == wall.id, WallFind.word == word)).first()
+            select(WallFind, WallPlayer.name)
+            .join(WallPlayer, WallFind.player_id == WallPlayer.id)
+            .where(WallFind.wall_id == wall.id, WallFind.word == word)
+        ).first()
         if first is not None and first[0].player_id == player.id:
             raise GameError(f"you found {word} already", 409, code="found_by_you", word=word) from None
         by = first[1] if first is not None else ""
@@ -303,6 +350,7 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
 
 
 # --- what the pages show ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Found:
@@ -359,15 +407,19 @@ def wall_view(wall: Wall, player: WallPlayer | None = None, now: datetime | None
     now = now or utcnow()
     expire(wall, now)
     names = {p.id: p.name for p in wall.players}
-    finds = db.session.execute(select(WallFind).where(WallFind.wall_id == wall.id)
-                               .order_by(WallFind.found_at, WallFind.id)).scalars().all()
+    finds = (
+        db.session.execute(select(WallFind).where(WallFind.wall_id == wall.id).order_by(WallFind.found_at, WallFind.id))
+        .scalars()
+        .all()
+    )
     me = player.id if player is not None else None
     by_key: dict[str, list[Found]] = {}
     counts: dict[int, int] = dict.fromkeys(names, 0)
     last_find: dict[int, int] = {}
     for order, find in enumerate(finds):
-        by_key.setdefault(find.alphagram, []).append(Found(find.word, names.get(find.player_id, ""),
-                                                           find.player_id == me))
+        by_key.setdefault(find.alphagram, []).append(
+            Found(find.word, names.get(find.player_id, ""), find.player_id == me)
+        )
         counts[find.player_id] = counts.get(find.player_id, 0) + 1
         last_find[find.player_id] = order
     over = wall.status == "finished"
@@ -383,5 +435,13 @@ def wall_view(wall: Wall, player: WallPlayer | None = None, now: datetime | None
         rank = scores[-1].rank if scores and scores[-1].found == counts[pid] else position
         scores.append(Score(rank, names.get(pid, ""), counts[pid], pid))
     mine = tuple(f.word for f in finds if f.player_id == me) if me is not None else ()
-    return WallView(wall, wall.status, seconds_left(wall, now), tuple(tiles), tuple(scores), len(finds),
-                    sum(len(words) for words in wall.answers.values()), mine)
+    return WallView(
+        wall,
+        wall.status,
+        seconds_left(wall, now),
+        tuple(tiles),
+        tuple(scores),
+        len(finds),
+        sum(len(words) for words in wall.answers.values()),
+        mine,
+    )

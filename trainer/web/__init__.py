@@ -64,12 +64,14 @@ def _remember_language(response: Response) -> Response:
     asked = _supported(request.args.get(LANG_PARAM))
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE"))  # https only, like the session (TIRAGE_HTTPS)
     if asked and request.cookies.get(LANG_COOKIE) != asked:
-        response.set_cookie(LANG_COOKIE, asked, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True,
-                            secure=secure)
+        response.set_cookie(
+            LANG_COOKIE, asked, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True, secure=secure
+        )
     theme = request.args.get(THEME_PARAM)
     if theme in THEMES and request.cookies.get(THEME_COOKIE) != theme:
-        response.set_cookie(THEME_COOKIE, theme, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True,
-                            secure=secure)
+        response.set_cookie(
+            THEME_COOKIE, theme, max_age=LANG_COOKIE_MAX_AGE, samesite="Lax", httponly=True, secure=secure
+        )
     if request.endpoint != "static":
         response.vary.update(("Accept-Language", "Cookie"))
     return response
@@ -88,12 +90,22 @@ def _language_context() -> dict[str, Any]:
     if not has_request_context():  # a template rendered outside a request (a future e-mail, say)
         return {"current_language": current, "language_choices": choices, "theme": THEMES[0]}
     for code in LANGUAGES:
-        choices.append({"code": code, "label": _autonym(code), "url": _this_page_with(LANG_PARAM, code),
-                        "current": code == current})
+        choices.append(
+            {
+                "code": code,
+                "label": _autonym(code),
+                "url": _this_page_with(LANG_PARAM, code),
+                "current": code == current,
+            }
+        )
     theme = current_theme()
     other = THEMES[1] if theme == THEMES[0] else THEMES[0]
-    return {"current_language": current, "language_choices": choices, "theme": theme,
-            "theme_switch_url": _this_page_with(THEME_PARAM, other)}
+    return {
+        "current_language": current,
+        "language_choices": choices,
+        "theme": theme,
+        "theme_switch_url": _this_page_with(THEME_PARAM, other),
+    }
 
 
 def _this_page_with(name: str, value: str) -> str:

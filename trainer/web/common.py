@@ -30,8 +30,9 @@ def missing_game_page(game_id: int | None = None, code: str | None = None) -> Re
     return render_template("game_missing.html", game_id=game_id, code=code), 404
 
 
-def action_done(target: str, error: GameError | None = None, example: str = "8D TRAIN",
-                **extra: Any) -> ResponseReturnValue:
+def action_done(
+    target: str, error: GameError | None = None, example: str = "8D TRAIN", **extra: Any
+) -> ResponseReturnValue:
     """The answer to a button or a form: JSON for the page's script, else back to ``target``."""
     if error is not None:
         message = game_message(error, example)

@@ -42,7 +42,6 @@ def login() -> ResponseReturnValue:
     return render_template("director/login.html", form=form), 200 if request.method == "GET" else 400
 
 
-
 @bp.post("/logout")
 def logout() -> ResponseReturnValue:
     form = ActionForm()
@@ -56,8 +55,13 @@ def logout() -> ResponseReturnValue:
 def games() -> ResponseReturnValue:
     director = logged_in_director()
     assert director is not None
-    rows = db.session.execute(select(Game).where(Game.director_id == director.id)
-                              .order_by(Game.created_at.desc(), Game.id.desc())).scalars().all()
+    rows = (
+        db.session.execute(
+            select(Game).where(Game.director_id == director.id).order_by(Game.created_at.desc(), Game.id.desc())
+        )
+        .scalars()
+        .all()
+    )
     winners = {}
     for game in rows:
         if game.status == "finished" and game.rounds:
@@ -86,10 +90,16 @@ def new_game() -> ResponseReturnValue:
 
 def _console_context(game: Game) -> dict[str, object]:
     view = game_view(game)
-    return {"view": view, "game": game, "form": ActionForm(), "extend_form": ExtendForm(),
-            "top_form": TopForm(), "correction_form": CorrectionForm(),
-            "join_url": url_for("play.join", code=game.join_code, _external=True),
-            "round_results": _round_results(game, view.reveal.number if view.reveal else None)}
+    return {
+        "view": view,
+        "game": game,
+        "form": ActionForm(),
+        "extend_form": ExtendForm(),
+        "top_form": TopForm(),
+        "correction_form": CorrectionForm(),
+        "join_url": url_for("play.join", code=game.join_code, _external=True),
+        "round_results": _round_results(game, view.reveal.number if view.reveal else None),
+    }
 
 
 def _round_results(game: Game, number: int | None) -> list[tuple[int, PlayerRound]]:
@@ -101,8 +111,10 @@ def _round_results(game: Game, number: int | None) -> list[tuple[int, PlayerRoun
     if scored is None:
         return []
     ids = {p.name: p.id for p in game.players}
-    return sorted(((ids[name], p) for name, p in scored.players.items() if name in ids),
-                  key=lambda item: (-item[1].total, item[1].player))
+    return sorted(
+        ((ids[name], p) for name, p in scored.players.items() if name in ids),
+        key=lambda item: (-item[1].total, item[1].player),
+    )
 
 
 @bp.get("/games/<id:game_id>")
@@ -227,4 +239,3 @@ def download(game_id: int, kind: str) -> ResponseReturnValue:
     response = Response(text, content_type=content_type)
     response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}.{kind}"'
     return response
-

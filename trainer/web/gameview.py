@@ -99,8 +99,8 @@ class GameView:
 
     def standings_pages(self) -> list[list[Standing]]:
         """The top of the table in projector pages."""
-        shown = self.standings[:STANDINGS_PAGE * STANDINGS_PAGES_SHOWN]
-        return [shown[i:i + STANDINGS_PAGE] for i in range(0, len(shown), STANDINGS_PAGE)]
+        shown = self.standings[: STANDINGS_PAGE * STANDINGS_PAGES_SHOWN]
+        return [shown[i : i + STANDINGS_PAGE] for i in range(0, len(shown), STANDINGS_PAGE)]
 
     @property
     def top_total(self) -> int:
@@ -120,8 +120,9 @@ def _letter(index: int) -> str:
     return chr(ord("A") + index)
 
 
-def board_view(game: Game, cells: str, new: set[tuple[int, int]] | None = None,
-               highlight: set[tuple[int, int]] | None = None) -> BoardView:
+def board_view(
+    game: Game, cells: str, new: set[tuple[int, int]] | None = None, highlight: set[tuple[int, int]] | None = None
+) -> BoardView:
     new, highlight = new or set(), highlight or set()
     rules = ruleset(game.rules)
     layout, tileset = rules.layout, rules.tileset
@@ -135,8 +136,18 @@ def board_view(game: Game, cells: str, new: set[tuple[int, int]] | None = None,
             ch = cells[index]
             letter = "" if ch in ".-" else ch
             premium = _premium(layout.letter_multipliers[index], layout.word_multipliers[index], index == layout.start)
-            row.append(Square(r, c, square_name(r, c, notation), letter,
-                              tileset.value(letter) if letter else None, premium, (r, c) in new, (r, c) in highlight))
+            row.append(
+                Square(
+                    r,
+                    c,
+                    square_name(r, c, notation),
+                    letter,
+                    tileset.value(letter) if letter else None,
+                    premium,
+                    (r, c) in new,
+                    (r, c) in highlight,
+                )
+            )
         rows.append(row)
     numbers = [str(i + 1) for i in range(size)]
     letters = [_letter(i) for i in range(size)]
@@ -188,12 +199,23 @@ def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
     submitted = [p for p in players if p.move is not None]
     top_score = round_.top_score or 0
     tops = list(round_.tops or [])
-    next_best = [(str(move), score) for move, score in (round_.best_plays or [])
-                 if isinstance(score, int) and score < top_score][:NEXT_BEST_SHOWN]
+    next_best = [
+        (str(move), score) for move, score in (round_.best_plays or []) if isinstance(score, int) and score < top_score
+    ][:NEXT_BEST_SHOWN]
     best = sorted((p for p in submitted if p.valid), key=lambda p: (-p.total, p.player))[:BEST_PLAYERS_SHOWN]
-    return Reveal(number=round_.number, rack=round_.rack, top_score=top_score, placed=round_.placed_move or "",
-                  tops=tops, next_best=next_best, found_top=sum(1 for p in players if p.top),
-                  submitted=len(submitted), players=len(players), best_players=best, plays=scored.plays)
+    return Reveal(
+        number=round_.number,
+        rack=round_.rack,
+        top_score=top_score,
+        placed=round_.placed_move or "",
+        tops=tops,
+        next_best=next_best,
+        found_top=sum(1 for p in players if p.top),
+        submitted=len(submitted),
+        players=len(players),
+        best_players=best,
+        plays=scored.plays,
+    )
 
 
 def game_view(game: Game) -> GameView:
@@ -202,24 +224,46 @@ def game_view(game: Game) -> GameView:
     closed = _closed_round(game)
     results = game_results(game) if any(r.status == "closed" for r in game.rounds) else None
     # The same for every phone at a reveal, and it sorts the whole room: once per version of the game.
-    reveal = (cached(game, ("reveal", closed.number), lambda: _reveal(game, closed, results))
-              if closed is not None and results is not None else None)
+    reveal = (
+        cached(game, ("reveal", closed.number), lambda: _reveal(game, closed, results))
+        if closed is not None and results is not None
+        else None
+    )
     # The board: during a round, the position the rack is played on with the last play marked; at a
     # reveal, the position before the round with the placed top highlighted.
     if closed is not None:
-        board = cached(game, "board", lambda: board_view(
-            game, game.board, highlight=play_squares(game, closed.board_before, closed.placed_move)))
+        board = cached(
+            game,
+            "board",
+            lambda: board_view(game, game.board, highlight=play_squares(game, closed.board_before, closed.placed_move)),
+        )
         last_play = None
     else:
         previous = _previous_round(game, round_)
-        board = cached(game, "board", lambda: board_view(game, game.board, new=play_squares(
-            game, previous.board_before, previous.placed_move) if previous is not None else set()))
+        board = cached(
+            game,
+            "board",
+            lambda: board_view(
+                game,
+                game.board,
+                new=play_squares(game, previous.board_before, previous.placed_move) if previous is not None else set(),
+            ),
+        )
         last_play = (previous.placed_move or "", previous.top_score or 0) if previous is not None else None
     submissions = service.submission_count(round_) if round_ is not None and round_.status != "closed" else 0
-    view = GameView(game=game, notation=notation, board=board, round=round_,
-                    rack=rack_view(game, round_.rack) if round_ is not None else [],
-                    seconds_left=service.seconds_left(round_), submissions=submissions,
-                    players=service.player_count(game), last_play=last_play, reveal=reveal, results=results)
+    view = GameView(
+        game=game,
+        notation=notation,
+        board=board,
+        round=round_,
+        rack=rack_view(game, round_.rack) if round_ is not None else [],
+        seconds_left=service.seconds_left(round_),
+        submissions=submissions,
+        players=service.player_count(game),
+        last_play=last_play,
+        reveal=reveal,
+        results=results,
+    )
     view.last_event_id = db.session.execute(select(func.max(Event.id)).where(Event.game_id == game.id)).scalar() or 0
     if results is not None:
         view.standings = list(results.standings)
@@ -230,8 +274,9 @@ def _previous_round(game: Game, round_: Round | None) -> Round | None:
     """The last closed round before the one in play (its placed play is the board's newest)."""
     if round_ is None or round_.number <= 1:
         return None
-    return db.session.execute(select(Round).where(Round.game_id == game.id,
-                                                  Round.number == round_.number - 1)).scalar_one_or_none()
+    return db.session.execute(
+        select(Round).where(Round.game_id == game.id, Round.number == round_.number - 1)
+    ).scalar_one_or_none()
 
 
 @dataclass(frozen=True)
@@ -263,5 +308,9 @@ def results_of(view: GameView, players: list[Player]) -> dict[int, PlayerView]:
     if view.results is not None and view.reveal is not None:
         scored = next(r for r in view.results.rounds if r.number == view.reveal.number)
     standings = {s.player: s for s in view.results.standings} if view.results is not None else {}
-    return {p.id: PlayerView(p, None, None, scored.players.get(p.name) if scored is not None else None,
-                             standings.get(p.name)) for p in players}
+    return {
+        p.id: PlayerView(
+            p, None, None, scored.players.get(p.name) if scored is not None else None, standings.get(p.name)
+        )
+        for p in players
+    }

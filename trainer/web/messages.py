@@ -21,28 +21,38 @@ Say = Callable[[Mapping[str, Any]], str]
 
 def _engine_messages() -> dict[str, Say]:
     return {
-        "bad_coordinate": lambda p: _("“%(text)s” is not a square: write a letter and a number, like %(example)s.",
-                                      text=p.get("text", ""), example=p.get("example", "8D")),
+        "bad_coordinate": lambda p: _(
+            "“%(text)s” is not a square: write a letter and a number, like %(example)s.",
+            text=p.get("text", ""),
+            example=p.get("example", "8D"),
+        ),
         "off_board_coordinate": lambda p: _("%(name)s is off the board.", name=p.get("name", "")),
-        "bad_word": lambda p: _("“%(word)s” is not a word that can be played: use letters only.",
-                                word=p.get("word", "")),
+        "bad_word": lambda p: _(
+            "“%(word)s” is not a word that can be played: use letters only.", word=p.get("word", "")
+        ),
         "bad_notation": lambda p: _("Write a square and a word, like %(example)s.", example=p.get("example", "8D")),
-        "unknown_notation": lambda p: _("Write a square and a word, like %(example)s.",
-                                        example=p.get("example", "8D")),
+        "unknown_notation": lambda p: _("Write a square and a word, like %(example)s.", example=p.get("example", "8D")),
         "off_board": lambda p: _("The word runs off the board."),
-        "nothing_to_play_through": lambda p: _("There is no tile at %(square)s to play through.",
-                                               square=p.get("square", "")),
-        "tile_mismatch": lambda p: _("%(square)s holds %(board)s, not %(written)s.", square=p.get("square", ""),
-                                     board=p.get("board", ""), written=p.get("written", "")),
+        "nothing_to_play_through": lambda p: _(
+            "There is no tile at %(square)s to play through.", square=p.get("square", "")
+        ),
+        "tile_mismatch": lambda p: _(
+            "%(square)s holds %(board)s, not %(written)s.",
+            square=p.get("square", ""),
+            board=p.get("board", ""),
+            written=p.get("written", ""),
+        ),
         "no_tiles": lambda p: _("The play places no tile of your rack."),
         "same_square": lambda p: _("Two tiles are on the same square."),
         "square_taken": lambda p: _("%(square)s is already taken.", square=p.get("square", "")),
         "not_in_line": lambda p: _("The tiles are not all in one row or one column."),
         "gap": lambda p: _("There is a gap at %(square)s.", square=p.get("square", "")),
-        "partial_word": lambda p: _("The word goes on through the tile at %(square)s: write the whole word.",
-                                    square=p.get("square", "")),
-        "first_not_on_start": lambda p: _("The first play must cover the centre square %(square)s.",
-                                          square=p.get("square", "")),
+        "partial_word": lambda p: _(
+            "The word goes on through the tile at %(square)s: write the whole word.", square=p.get("square", "")
+        ),
+        "first_not_on_start": lambda p: _(
+            "The first play must cover the centre square %(square)s.", square=p.get("square", "")
+        ),
         "first_too_short": lambda p: _("The first play must have at least two letters."),
         "not_connected": lambda p: _("The play must touch a tile already on the board."),
         "no_word": lambda p: _("The play forms no word of two letters or more."),
@@ -66,11 +76,13 @@ def _game_messages() -> dict[str, Say]:
     return {
         "code_missing": lambda p: _("Enter the game's code."),
         "bad_name": lambda p: _("Your name must have 1 to 40 characters."),
-        "unknown_code": lambda p: _("No game has the code %(code)s. Check it on the screen.",
-                                    code=p.get("join_code", "")),
+        "unknown_code": lambda p: _(
+            "No game has the code %(code)s. Check it on the screen.", code=p.get("join_code", "")
+        ),
         "game_finished": lambda p: _("This game is over."),
-        "name_taken": lambda p: _("Someone in this game is already called %(name)s: choose another name.",
-                                  name=p.get("name", "")),
+        "name_taken": lambda p: _(
+            "Someone in this game is already called %(name)s: choose another name.", name=p.get("name", "")
+        ),
         "already_started": lambda p: _("The game has already started."),
         "wrong_game": lambda p: _("You joined another game, not this one."),
         "move_missing": lambda p: _("Write your play first, like %(example)s.", example=p.get("example", "8D")),
@@ -87,8 +99,11 @@ def _game_messages() -> dict[str, Say]:
         "reason_missing": lambda p: _("Say why the score is corrected."),
         "bad_seconds": lambda p: _("The extra time must be from 1 to 3600 seconds."),
         "bad_setting": lambda p: _("The setting “%(setting)s” is not valid.", setting=p.get("setting", "")),
-        "lexicon_rules": lambda p: _("The lexicon %(lexicon)s is for the %(rules)s rules.",
-                                     lexicon=p.get("lexicon", ""), rules=p.get("rules", "")),
+        "lexicon_rules": lambda p: _(
+            "The lexicon %(lexicon)s is for the %(rules)s rules.",
+            lexicon=p.get("lexicon", ""),
+            rules=p.get("rules", ""),
+        ),
         "impossible_draw_rule": lambda p: _("No rack can meet these draw minimums with this tile set."),
     }
 

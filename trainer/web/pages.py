@@ -49,7 +49,8 @@ def _error_text(code: int, error: HTTPException | None = None) -> tuple[str, str
     """Title and explanation of an error page, in the request's language; never the exception's own text."""
     if isinstance(error, CSRFError):
         return _("Form expired"), _(
-            "This form is too old or came from another page. Go back, reload the page and try again.")
+            "This form is too old or came from another page. Go back, reload the page and try again."
+        )
     if code == 403:
         return _("Not allowed"), _("This page belongs to someone else: log in with the right account.")
     if code == 404:
@@ -89,8 +90,9 @@ def database_unavailable(error: DBAPIError) -> ResponseReturnValue:
     The API has its own handler (trainer.api.common); this one serves the pages, their scripts' JSON
     requests, and any ``/api`` address outside the API's views.
     """
-    current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
-                               database_error_summary(error))
+    current_app.logger.warning(
+        "database unavailable for %s %s: %s", request.method, request.path, database_error_summary(error)
+    )
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if _is_api_request():
         return jsonify(error=DATABASE_UNAVAILABLE), 503, headers
@@ -103,6 +105,8 @@ def database_unavailable(error: DBAPIError) -> ResponseReturnValue:
     except Exception as failed:
         # The page needs the database too when someone is logged in (the header names their account).
         current_app.logger.warning("the 503 page failed (%s): a bare page instead", type(failed).__name__)
-        page = (f'<!doctype html><html lang="{escape(str(get_locale() or "en"))}"><meta charset="utf-8">'
-                f"<title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(explanation)}</p></html>")
+        page = (
+            f'<!doctype html><html lang="{escape(str(get_locale() or "en"))}"><meta charset="utf-8">'
+            f"<title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(explanation)}</p></html>"
+        )
         return page, 503, headers

@@ -68,10 +68,18 @@ def page_context(game: Game, player: Player | None) -> dict[str, object]:
     tappable = view.status in ("playing", "paused")
     # The board is the same on every phone: drawn once per version of the game and language, since a
     # whole room asks for it at once after each round event.
-    board_html = cached(game, ("phone-board", str(get_locale()), tappable),
-                        lambda: get_template_attribute("_game.html", "board")(view.board, tappable=tappable))
-    return {"view": view, "game": game, "me": player_view(view, player) if player is not None else None,
-            "form": PlayForm(), "board_html": board_html}
+    board_html = cached(
+        game,
+        ("phone-board", str(get_locale()), tappable),
+        lambda: get_template_attribute("_game.html", "board")(view.board, tappable=tappable),
+    )
+    return {
+        "view": view,
+        "game": game,
+        "me": player_view(view, player) if player is not None else None,
+        "form": PlayForm(),
+        "board_html": board_html,
+    }
 
 
 @bp.get("/play/<id:game_id>")
@@ -85,8 +93,9 @@ def play(game_id: int) -> ResponseReturnValue:
     # The page's script hands plays in through the API with the player's own token: that path is taken in
     # the server's event loop, which a whole room handing in at the deadline needs (the form stays for
     # refusals, whose messages are translated, and for browsers without the script).
-    page = make_response(render_template("play/play.html", token=session_token(SESSION_KEY, game.id),
-                                         **page_context(game, player)))
+    page = make_response(
+        render_template("play/play.html", token=session_token(SESSION_KEY, game.id), **page_context(game, player))
+    )
     page.headers["Cache-Control"] = "no-store"  # it carries the player's token
     return page
 

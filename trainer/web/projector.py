@@ -19,8 +19,12 @@ bp = Blueprint("projector", __name__)
 
 def _context(game_id: int) -> dict[str, object]:
     game = game_of_director(game_id)
-    return {"game": game, "view": game_view(game), "form": ActionForm(),
-            "join_url": url_for("play.join", code=game.join_code, _external=True)}
+    return {
+        "game": game,
+        "view": game_view(game),
+        "form": ActionForm(),
+        "join_url": url_for("play.join", code=game.join_code, _external=True),
+    }
 
 
 @bp.get("/games/<id:game_id>/projector")

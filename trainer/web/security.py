@@ -79,10 +79,19 @@ API_MESSAGES: dict[str, str] = {
 
 # The HTTP headers of every answer. The pages have no inline script or style (tests/browser/ fails
 # on any console error, a violation of this policy included); ``data:`` images are the empty favicon.
-CONTENT_SECURITY_POLICY = "; ".join((
-    "default-src 'self'", "img-src 'self' data:", "style-src 'self'", "script-src 'self'", "connect-src 'self'",
-    "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
-))
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "style-src 'self'",
+        "script-src 'self'",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "object-src 'none'",
+    )
+)
 SECURITY_HEADERS: dict[str, str] = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -224,21 +233,49 @@ def limiter(app: Flask | None = None) -> Limiter:
 def _apply_limits(app: Flask, limits: Limiter) -> None:
     """Wrap every view marked with :func:`limited` in its limits (this application's views only)."""
     join = [
-        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_JOIN"), scope="join-refused", methods=["POST"],
-                            deduct_when=_was_refused, error_message=JOIN),
-        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_JOIN_ALL"), scope="join-refused-all", methods=["POST"],
-                            key_func=_everyone, deduct_when=_was_refused, error_message=JOIN_ALL),
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_JOIN"),
+            scope="join-refused",
+            methods=["POST"],
+            deduct_when=_was_refused,
+            error_message=JOIN,
+        ),
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_JOIN_ALL"),
+            scope="join-refused-all",
+            methods=["POST"],
+            key_func=_everyone,
+            deduct_when=_was_refused,
+            error_message=JOIN_ALL,
+        ),
     ]
     login = [
-        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_LOGIN"), scope="login-refused", methods=["POST"],
-                            deduct_when=_was_refused, error_message=LOGIN),
-        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_LOGIN"), scope="login-refused-name", methods=["POST"],
-                            key_func=_account_name, exempt_when=lambda: not _account_name(),
-                            deduct_when=_was_refused, error_message=LOGIN),
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_LOGIN"),
+            scope="login-refused",
+            methods=["POST"],
+            deduct_when=_was_refused,
+            error_message=LOGIN,
+        ),
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_LOGIN"),
+            scope="login-refused-name",
+            methods=["POST"],
+            key_func=_account_name,
+            exempt_when=lambda: not _account_name(),
+            deduct_when=_was_refused,
+            error_message=LOGIN,
+        ),
     ]
     submit = [
-        limits.shared_limit(_config_limit("TIRAGE_RATELIMIT_SUBMIT"), scope="submit", methods=["POST"],
-                            key_func=_player, exempt_when=lambda: not _player(), error_message=SUBMIT),
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_SUBMIT"),
+            scope="submit",
+            methods=["POST"],
+            key_func=_player,
+            exempt_when=lambda: not _player(),
+            error_message=SUBMIT,
+        ),
     ]
     decorators = {JOIN: join, LOGIN: login, SUBMIT: submit}
     for endpoint, view in list(app.view_functions.items()):
@@ -266,23 +303,31 @@ def _seconds_left() -> int:
 
 def _page_message(kind: str, seconds: int) -> str:
     if kind == JOIN:
-        said = ngettext("Too many join codes that name no game were tried from your network. Check the code on "
-                        "the screen and try again in %(num)s second.",
-                        "Too many join codes that name no game were tried from your network. Check the code on "
-                        "the screen and try again in %(num)s seconds.", seconds)
+        said = ngettext(
+            "Too many join codes that name no game were tried from your network. Check the code on "
+            "the screen and try again in %(num)s second.",
+            "Too many join codes that name no game were tried from your network. Check the code on "
+            "the screen and try again in %(num)s seconds.",
+            seconds,
+        )
     elif kind == JOIN_ALL:
-        said = ngettext("Too many join codes that name no game were tried on this server just now. Try again in "
-                        "%(num)s second.",
-                        "Too many join codes that name no game were tried on this server just now. Try again in "
-                        "%(num)s seconds.", seconds)
+        said = ngettext(
+            "Too many join codes that name no game were tried on this server just now. Try again in %(num)s second.",
+            "Too many join codes that name no game were tried on this server just now. Try again in %(num)s seconds.",
+            seconds,
+        )
     elif kind == LOGIN:
-        said = ngettext("Too many failed logins. Wait %(num)s second, then try again.",
-                        "Too many failed logins. Wait %(num)s seconds, then try again.", seconds)
+        said = ngettext(
+            "Too many failed logins. Wait %(num)s second, then try again.",
+            "Too many failed logins. Wait %(num)s seconds, then try again.",
+            seconds,
+        )
     else:
-        said = ngettext("Too many plays handed in within a minute. Wait %(num)s second, then hand in your play "
-                        "again.",
-                        "Too many plays handed in within a minute. Wait %(num)s seconds, then hand in your play "
-                        "again.", seconds)
+        said = ngettext(
+            "Too many plays handed in within a minute. Wait %(num)s second, then hand in your play again.",
+            "Too many plays handed in within a minute. Wait %(num)s seconds, then hand in your play again.",
+            seconds,
+        )
     return str(said)
 
 
@@ -308,7 +353,7 @@ def storage_uri(redis_url: str | None) -> str:
     if not redis_url:
         return "tirage-memory://"  # trainer.web.limit_storage
     if redis_url.startswith("unix://"):  # redis-py's socket URL; limits calls it redis+unix://
-        return "redis+unix://" + redis_url[len("unix://"):]
+        return "redis+unix://" + redis_url[len("unix://") :]
     return redis_url
 
 
@@ -325,8 +370,12 @@ def init_app(app: Flask) -> None:
     for key, value in DEFAULT_LIMITS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config.get("TIRAGE_REDIS_URL")))
-    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 2, "socket_connect_timeout": 2}
-                          if "memory://" not in app.config["RATELIMIT_STORAGE_URI"] else {})
+    app.config.setdefault(
+        "RATELIMIT_STORAGE_OPTIONS",
+        {"socket_timeout": 2, "socket_connect_timeout": 2}
+        if "memory://" not in app.config["RATELIMIT_STORAGE_URI"]
+        else {},
+    )
     # Fixed windows: a counter per key, cheap enough to count every play of a room of thousands
     # (a burst may reach twice a limit across a window's edge, which these limits allow for).
     app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")

@@ -45,7 +45,6 @@ def _learner_deck(deck_id: int) -> Deck:
         abort(404)
 
 
-
 @bp.route("/login", methods=["GET", "POST"])
 @limited("login")
 def login() -> ResponseReturnValue:
@@ -98,15 +97,27 @@ def new_deck() -> ResponseReturnValue:
     form.lexicon.choices = _lexicon_choices()
     if form.validate_on_submit():
         try:
-            deck, skipped = service.create_deck(learner, form.name.data, form.lexicon.data, form.source(),
-                                                form.new_per_day.data, form.reviews_per_day.data,
-                                                float(form.desired_retention.data))
+            deck, skipped = service.create_deck(
+                learner,
+                form.name.data,
+                form.lexicon.data,
+                form.source(),
+                form.new_per_day.data,
+                form.reviews_per_day.data,
+                float(form.desired_retention.data),
+            )
         except StudyError as error:
             flash(game_message(error), "error")
         else:
             if skipped:
-                flash(_("%(n)s lines were left out (no valid word): %(lines)s", n=len(skipped),
-                        lines=", ".join(line for line, _why in skipped[:10])), "error")
+                flash(
+                    _(
+                        "%(n)s lines were left out (no valid word): %(lines)s",
+                        n=len(skipped),
+                        lines=", ".join(line for line, _why in skipped[:10]),
+                    ),
+                    "error",
+                )
             return redirect(url_for("study.study", deck_id=deck.id), code=303)
     return render_template("drills/new_deck.html", form=form), 200 if request.method == "GET" else 400
 
@@ -127,8 +138,14 @@ def import_deck() -> ResponseReturnValue:
         else:
             flash(_("%(n)s cards imported.", n=service.deck_summary(deck, utcnow())["cards"]), "success")
             if skipped:
-                flash(_("%(n)s lines were left out (no valid word): %(lines)s", n=len(skipped),
-                        lines=", ".join(line for line, _why in skipped[:10])), "error")
+                flash(
+                    _(
+                        "%(n)s lines were left out (no valid word): %(lines)s",
+                        n=len(skipped),
+                        lines=", ".join(line for line, _why in skipped[:10]),
+                    ),
+                    "error",
+                )
             return redirect(url_for("study.decks"), code=303)
     return render_template("drills/import.html", form=form), 200 if request.method == "GET" else 400
 
@@ -148,8 +165,9 @@ def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage)
                 raise StudyError("this is not a Zyzzyva cardbox", 422, code="not_a_cardbox") from None
         lexicon = lexicon_store().load(lexicon_name)
         imported = import_cardbox(rows, lexicon, utcnow(), Scheduler())
-        return service.create_deck(learner, name, lexicon_name,
-                                   {"kind": "cardbox", "file": upload.filename or ""}, states=imported.states)
+        return service.create_deck(
+            learner, name, lexicon_name, {"kind": "cardbox", "file": upload.filename or ""}, states=imported.states
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -169,8 +187,17 @@ def study(deck_id: int) -> ResponseReturnValue:
         return render_template("drills/study.html", deck=deck, card=None, summary=summary, form=ActionForm())
     row, pick = picked
     card = service.card_of(deck, row)
-    return render_template("drills/study.html", deck=deck, card=card, row=row, pick=pick, summary=summary,
-                           form=ActionForm(), shown_at=now.isoformat(), last=service.last_review(deck))
+    return render_template(
+        "drills/study.html",
+        deck=deck,
+        card=card,
+        row=row,
+        pick=pick,
+        summary=summary,
+        form=ActionForm(),
+        shown_at=now.isoformat(),
+        last=service.last_review(deck),
+    )
 
 
 @bp.post("/decks/<id:deck_id>/check")
@@ -239,8 +266,15 @@ def reviewed(deck_id: int, review_id: int) -> ResponseReturnValue:
     card = service.card_of(deck, row)
     feedback = check(card, review.answers)
     last = service.last_review(deck)
-    return render_template("drills/reviewed.html", deck=deck, card=card, review=review, feedback=feedback,
-                           form=ActionForm(), can_change=last is not None and last.id == review.id)
+    return render_template(
+        "drills/reviewed.html",
+        deck=deck,
+        card=card,
+        review=review,
+        feedback=feedback,
+        form=ActionForm(),
+        can_change=last is not None and last.id == review.id,
+    )
 
 
 @bp.post("/decks/<id:deck_id>/grade")
@@ -279,8 +313,14 @@ def progress() -> ResponseReturnValue:
     # Day labels as the reader writes dates (day and month), for the charts' axes.
     figures["reviews_rows"] = [(format_date(day, "d MMM"), count) for day, count in figures["reviews"]]
     figures["due_rows"] = [(format_date(day, "d MMM"), count) for day, count in figures["due"]]
-    names = {"< 1 d": _("under a day"), "1–7 d": _("1–7 days"), "1–4 wk": _("1–4 weeks"), "1–3 mo": _("1–3 months"),
-             "3–12 mo": _("3–12 months"), "> 1 yr": _("over a year")}
+    names = {
+        "< 1 d": _("under a day"),
+        "1–7 d": _("1–7 days"),
+        "1–4 wk": _("1–4 weeks"),
+        "1–3 mo": _("1–3 months"),
+        "3–12 mo": _("3–12 months"),
+        "> 1 yr": _("over a year"),
+    }
     figures["stability"] = [(names.get(label, label), count) for label, count in figures["stability"]]
     return render_template("drills/progress.html", figures=figures)
 

@@ -51,31 +51,39 @@ def _wall_messages() -> dict[str, Say]:
     return {
         "code_missing": lambda p: _("Enter the wall's code."),
         "bad_name": lambda p: _("Your name must have 1 to 40 characters."),
-        "unknown_code": lambda p: _("No word wall has the code %(code)s. Check it on the screen.",
-                                    code=p.get("join_code", "")),
-        "name_taken": lambda p: _("Someone on this wall is already called %(name)s: choose another name.",
-                                  name=p.get("name", "")),
+        "unknown_code": lambda p: _(
+            "No word wall has the code %(code)s. Check it on the screen.", code=p.get("join_code", "")
+        ),
+        "name_taken": lambda p: _(
+            "Someone on this wall is already called %(name)s: choose another name.", name=p.get("name", "")
+        ),
         "wall_started": lambda p: _("The wall has already started."),
         "wall_not_started": lambda p: _("The wall has not started yet: wait for the director."),
         "wall_over": lambda p: _("The wall is over: no more answers."),
         "wrong_wall": lambda p: _("You joined another wall, not this one."),
         "word_missing": lambda p: _("Type a word first."),
-        "not_on_wall": lambda p: _("%(word)s: not on this wall (its letters are not one of the alphagrams).",
-                                   word=p.get("word", "")),
+        "not_on_wall": lambda p: _(
+            "%(word)s: not on this wall (its letters are not one of the alphagrams).", word=p.get("word", "")
+        ),
         "not_a_word": lambda p: _("%(word)s: not a word.", word=p.get("word", "")),
-        "already_found": lambda p: _("%(word)s: already found by %(name)s.", word=p.get("word", ""),
-                                     name=p.get("name", "")),
+        "already_found": lambda p: _(
+            "%(word)s: already found by %(name)s.", word=p.get("word", ""), name=p.get("name", "")
+        ),
         "found_by_you": lambda p: _("%(word)s: you found it already.", word=p.get("word", "")),
-        "wall_bad_number": lambda p: _("A whole number from %(low)s to %(high)s.", low=p.get("low", ""),
-                                       high=p.get("high", "")),
+        "wall_bad_number": lambda p: _(
+            "A whole number from %(low)s to %(high)s.", low=p.get("low", ""), high=p.get("high", "")
+        ),
         "wall_bad_range": lambda p: _("The last rank must not be below the first."),
         "wall_too_many": lambda p: _("A wall has at most %(limit)s alphagrams.", limit=p.get("limit", "")),
         "wall_empty_range": lambda p: ngettext(
             "The word list has only %(num)s alphagram of %(length)s letters: choose lower ranks.",
             "The word list has only %(num)s alphagrams of %(length)s letters: choose lower ranks.",
-            int(p.get("count", 0) or 0), length=p.get("length", "")),
-        "wall_unknown_words": lambda p: _("Not in the word list %(lexicon)s: %(words)s.",
-                                          lexicon=p.get("lexicon", ""), words=p.get("words", "")),
+            int(p.get("count", 0) or 0),
+            length=p.get("length", ""),
+        ),
+        "wall_unknown_words": lambda p: _(
+            "Not in the word list %(lexicon)s: %(words)s.", lexicon=p.get("lexicon", ""), words=p.get("words", "")
+        ),
         "wall_no_words": lambda p: _("Paste at least one word."),
         "wall_words_too_long": lambda p: _("Paste at most %(limit)s characters of words.", limit=p.get("limit", "")),
         "bad_setting": lambda p: _("The setting “%(setting)s” is not valid.", setting=p.get("setting", "")),
@@ -91,6 +99,7 @@ def wall_message(error: GameError) -> str:
 
 # ---------------------------------------------------------------- forms
 
+
 def _number_message(low: int, high: int) -> Any:
     return _l("A whole number from %(low)s to %(high)s.", low=low, high=high)
 
@@ -100,20 +109,40 @@ class WallForm(FlaskForm):
 
     lexicon = SelectField(_l("Lexicon"), default="en", description=_l("The word list the answers are checked against."))
     source = RadioField(_l("Alphagrams"), default="rank")
-    length = IntegerField(_l("Letters"), default=7, validators=[
-        Optional(), NumberRange(MIN_LENGTH, MAX_LENGTH, _number_message(MIN_LENGTH, MAX_LENGTH))],
-        description=_l("Length of the alphagrams."))
-    first = IntegerField(_l("From rank"), default=1, validators=[Optional(), NumberRange(1, 10_000_000)],
-                         description=_l("Rank 1 is the alphagram drawn most often."))
-    last = IntegerField(_l("To rank"), default=20, validators=[Optional(), NumberRange(1, 10_000_000)],
-                        description=_l("At most %(n)s alphagrams on a wall.", n=service.MAX_ALPHAGRAMS))
-    words = TextAreaField(_l("Words"), validators=[Optional(), Length(max=service.MAX_PASTED)], description=_l(
-        "Separated by spaces, commas or new lines: each word puts its alphagram on the wall."))
-    seconds = IntegerField(_l("Time (seconds)"), default=service.DEFAULT_SECONDS, validators=[
-        InputRequired(_number_message(service.MIN_SECONDS, service.MAX_SECONDS)),
-        NumberRange(service.MIN_SECONDS, service.MAX_SECONDS,
-                    _number_message(service.MIN_SECONDS, service.MAX_SECONDS))],
-        description=_l("The wall ends when the countdown reaches zero."))
+    length = IntegerField(
+        _l("Letters"),
+        default=7,
+        validators=[Optional(), NumberRange(MIN_LENGTH, MAX_LENGTH, _number_message(MIN_LENGTH, MAX_LENGTH))],
+        description=_l("Length of the alphagrams."),
+    )
+    first = IntegerField(
+        _l("From rank"),
+        default=1,
+        validators=[Optional(), NumberRange(1, 10_000_000)],
+        description=_l("Rank 1 is the alphagram drawn most often."),
+    )
+    last = IntegerField(
+        _l("To rank"),
+        default=20,
+        validators=[Optional(), NumberRange(1, 10_000_000)],
+        description=_l("At most %(n)s alphagrams on a wall.", n=service.MAX_ALPHAGRAMS),
+    )
+    words = TextAreaField(
+        _l("Words"),
+        validators=[Optional(), Length(max=service.MAX_PASTED)],
+        description=_l("Separated by spaces, commas or new lines: each word puts its alphagram on the wall."),
+    )
+    seconds = IntegerField(
+        _l("Time (seconds)"),
+        default=service.DEFAULT_SECONDS,
+        validators=[
+            InputRequired(_number_message(service.MIN_SECONDS, service.MAX_SECONDS)),
+            NumberRange(
+                service.MIN_SECONDS, service.MAX_SECONDS, _number_message(service.MIN_SECONDS, service.MAX_SECONDS)
+            ),
+        ],
+        description=_l("The wall ends when the countdown reaches zero."),
+    )
 
     def fill_choices(self, lexicons: dict[str, dict[str, str]]) -> None:
         self.lexicon.choices = [(name, f"{name} ({entry['rules']})") for name, entry in sorted(lexicons.items())]
@@ -123,17 +152,25 @@ class WallForm(FlaskForm):
         """The wall's settings as the service takes them (it validates them again)."""
         if self.source.data == "words":
             return {"seconds": self.seconds.data, "words": self.words.data or ""}
-        return {"seconds": self.seconds.data, "length": self.length.data, "first": self.first.data,
-                "last": self.last.data}
+        return {
+            "seconds": self.seconds.data,
+            "length": self.length.data,
+            "first": self.first.data,
+            "last": self.last.data,
+        }
 
 
 class WallJoinForm(FlaskForm):
-    code = StringField(_l("Wall code"), validators=[DataRequired(_l("Enter the wall's code.")),
-                                                    Length(max=2 * JOIN_CODE_LENGTH)],
-                       description=_l("Shown on the screen, %(n)s letters and digits.", n=JOIN_CODE_LENGTH))
-    name = StringField(_l("Your name"), validators=[DataRequired(_l("Enter your name.")),
-                                                    Length(max=40, message=_l("At most 40 characters."))],
-                       description=_l("As it will appear on the wall next to the words you find."))
+    code = StringField(
+        _l("Wall code"),
+        validators=[DataRequired(_l("Enter the wall's code.")), Length(max=2 * JOIN_CODE_LENGTH)],
+        description=_l("Shown on the screen, %(n)s letters and digits.", n=JOIN_CODE_LENGTH),
+    )
+    name = StringField(
+        _l("Your name"),
+        validators=[DataRequired(_l("Enter your name.")), Length(max=40, message=_l("At most 40 characters."))],
+        description=_l("As it will appear on the wall next to the words you find."),
+    )
 
 
 class AnswerForm(FlaskForm):
@@ -141,6 +178,7 @@ class AnswerForm(FlaskForm):
 
 
 # ---------------------------------------------------------------- finding walls and players
+
 
 def _missing(wall_id: int | None = None) -> ResponseReturnValue:
     return render_template("drills/wall/missing.html", wall_id=wall_id), 404
@@ -170,15 +208,30 @@ def _join_url(wall: Wall) -> str:
 
 # ---------------------------------------------------------------- the director
 
+
 @bp.get("/director/walls/")
 @director_required
 def walls() -> ResponseReturnValue:
     director = logged_in_director()
     assert director is not None
-    rows = db.session.execute(select(Wall).where(Wall.director_id == director.id)
-                              .order_by(Wall.created_at.desc(), Wall.id.desc())).scalars().all()
-    found = dict(db.session.execute(select(WallFind.wall_id, func.count()).where(
-        WallFind.wall_id.in_([w.id for w in rows])).group_by(WallFind.wall_id)).all()) if rows else {}
+    rows = (
+        db.session.execute(
+            select(Wall).where(Wall.director_id == director.id).order_by(Wall.created_at.desc(), Wall.id.desc())
+        )
+        .scalars()
+        .all()
+    )
+    found = (
+        dict(
+            db.session.execute(
+                select(WallFind.wall_id, func.count())
+                .where(WallFind.wall_id.in_([w.id for w in rows]))
+                .group_by(WallFind.wall_id)
+            ).all()
+        )
+        if rows
+        else {}
+    )
     for wall in rows:
         service.expire(wall)
     return render_template("drills/wall/walls.html", walls=rows, found=found)
@@ -205,9 +258,14 @@ def new() -> ResponseReturnValue:
 def _show_on_form(form: WallForm, error: GameError) -> None:
     """A refusal next to the field it is about, or at the top of the form."""
     setting = str(error.params.get("setting", ""))
-    by_code = {"wall_bad_range": form.last, "wall_empty_range": form.first, "wall_unknown_words": form.words,
-               "wall_no_words": form.words, "wall_words_too_long": form.words,
-               "wall_too_many": form.words if form.source.data == "words" else form.last}
+    by_code = {
+        "wall_bad_range": form.last,
+        "wall_empty_range": form.first,
+        "wall_unknown_words": form.words,
+        "wall_no_words": form.words,
+        "wall_words_too_long": form.words,
+        "wall_too_many": form.words if form.source.data == "words" else form.last,
+    }
     target = by_code.get(error.code) or getattr(form, setting, None)
     if target is not None and hasattr(target, "errors"):
         target.errors = [*target.errors, wall_message(error)]
@@ -260,6 +318,7 @@ def act(wall_id: int, action: str) -> ResponseReturnValue:
 
 # ---------------------------------------------------------------- the room's screen
 
+
 def _screen_context(wall_id: int) -> dict[str, object]:
     wall = _wall_of_director(wall_id)
     return {"wall": wall, "view": service.wall_view(wall), "join_url": _join_url(wall)}
@@ -279,12 +338,13 @@ def screen_live(wall_id: int) -> ResponseReturnValue:
 
 # ---------------------------------------------------------------- the players' phones
 
+
 @bp.route("/walls/join", methods=["GET", "POST"])
 @limited("join")
 def join() -> ResponseReturnValue:
     form = WallJoinForm()
     if request.method == "GET":
-        code = request.args.get("code", "").strip().upper()[:2 * JOIN_CODE_LENGTH]
+        code = request.args.get("code", "").strip().upper()[: 2 * JOIN_CODE_LENGTH]
         if code:
             form.code.data = code
             wall = service.wall_for_code(code)
@@ -364,8 +424,10 @@ def answer(wall_id: int) -> ResponseReturnValue:
             else:
                 verdicts.append(Verdict(found.word, True, _("%(word)s: found!", word=found.word)))
     if wants_json():
-        return {"ok": any(v.ok for v in verdicts),
-                "results": [{"word": v.word, "ok": v.ok, "message": v.message} for v in verdicts]}
+        return {
+            "ok": any(v.ok for v in verdicts),
+            "results": [{"word": v.word, "ok": v.ok, "message": v.message} for v in verdicts],
+        }
     for verdict in verdicts:
         flash(verdict.message, "success" if verdict.ok else "error")
     return redirect(url_for("wall.play", wall_id=wall.id), code=303)

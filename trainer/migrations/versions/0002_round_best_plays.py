@@ -5,6 +5,7 @@ Revises: 20e096e9ac2a
 Create Date: 2026-11-22
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 

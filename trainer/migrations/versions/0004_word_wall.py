@@ -5,6 +5,7 @@ Revises: 0003_word_study
 Create Date: 2026-11-22
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 
