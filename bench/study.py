@@ -53,7 +53,9 @@ def main() -> None:
     from drills.probability import probability_index
     from drills.scheduling import card_number
     from trainer.app import create_app
-    from trainer.extensions import db, lexicon_store
+    from trainer.core import accounts
+    from trainer.core.database import db
+    from trainer.core.lexicons import lexicon_store
     from trainer.study import service
     from trainer.study.models import DeckCard
 
@@ -63,7 +65,7 @@ def main() -> None:
         index = probability_index(lexicon_store().load("en"))
         ids = [f"anagram:en:{entry.letters}" for length in index.lengths for entry in index.ranked(length)]
         ids = ids[: args.cards]
-        learner = service.create_learner("bench", "password123")
+        learner = accounts.create_learner("bench", "password123")
         deck, _ = service.create_deck(
             learner, "everything", "en", {"kind": "anagram", "length": 2, "first": 1, "last": 1}
         )

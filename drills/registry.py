@@ -1,6 +1,9 @@
-"""The drill types by name, like CTFd's challenge types: a deck or a page names a type, the registry
-finds the class that builds its cards and checks its answers. A new drill is a new
-:class:`drills.cards.DrillType` subclass passed to :func:`register`; nothing else changes.
+"""The drill types by name, like CTFd's challenge types: a card's id names its type, and the registry
+finds the class that rebuilds the card and checks its answers.
+
+A new drill is a :class:`drills.cards.DrillType` subclass registered at the bottom of this module. To
+make decks of it, the deck form (``DECK_KINDS`` in :mod:`trainer.web.forms`) and the study service's
+``cards_for`` (which cards a deck's source asks for) name it too.
 """
 
 from __future__ import annotations

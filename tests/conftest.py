@@ -87,7 +87,7 @@ def app(
     """A fresh application on a temporary instance folder, its lexicon cache copied from the session's
     (built once per session by the lexicon fixtures, so no test waits for a graph build)."""
     from trainer.app import create_app
-    from trainer.extensions import db
+    from trainer.core.database import db
 
     instance = tmp_path / "instance"
     if lexicon_store.cache_dir.is_dir():
@@ -119,9 +119,9 @@ def runner(app: Flask) -> FlaskCliRunner:
 @pytest.fixture
 def served(app: Flask) -> Iterator[TirageASGI]:
     """The ASGI application of ``tirage serve`` on ``app``, called in-process, with its play writer running."""
-    from trainer.live.asgi import TirageASGI  # imported late, as the application is (see ``app``)
+    from trainer.server import serving_app  # imported late, as the application is (see ``app``)
 
-    asgi = TirageASGI(app, threads=4)
+    asgi = serving_app(app, threads=4)
     asgi.desk.start()
     try:
         yield asgi

@@ -33,6 +33,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from trainer.api.openapi import document
+from trainer.core.accounts import create_director
 from trainer.duplicate.draw import reliquat_after
 from trainer.engine.board import Board, Move
 from trainer.engine.gcg import Placement, parse_gcg
@@ -41,7 +42,6 @@ from trainer.engine.movegen import generate_moves, top_moves
 from trainer.engine.notation import format_move, parse_move
 from trainer.engine.play import evaluate
 from trainer.engine.rules import Ruleset
-from trainer.games.accounts import create_director
 
 PASSWORD = "correct horse"
 SPEC = document()

@@ -13,8 +13,9 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 
-from trainer.extensions import db
-from trainer.games import accounts, service
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.games import service
 
 EXAMPLES_PER_OPERATION = 15
 

@@ -19,9 +19,9 @@ from sqlalchemy import text
 import trainer.app as app_module
 from tests.processes import TirageServer
 from trainer.app import create_app, normalise_database_url
+from trainer.core.database import db
 from trainer.engine.rules import ruleset_codes
-from trainer.extensions import db
-from trainer.web import LANG_COOKIE
+from trainer.http.language import LANG_COOKIE
 
 ROOT = Path(__file__).resolve().parent.parent
 FR_PO = ROOT / "trainer" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
@@ -281,7 +281,7 @@ def test_tirage_serve_answers_over_http(tmp_path: Path) -> None:
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_postgresql_from_database_url_gets_the_migrated_schema(app: Flask) -> None:
     """With DATABASE_URL on a PostgreSQL server the app runs the migrations there, not on SQLite."""
-    from trainer.extensions import db
+    from trainer.core.database import db
 
     with app.app_context():
         assert db.engine.dialect.name == "postgresql"

@@ -39,7 +39,7 @@ from trainer.engine.notation import format_move
 from trainer.engine.rules import Ruleset
 
 PASSWORD = "correct horse"
-# A player may hand in 30 plays a minute (trainer.web.security): many players, a play every 0.1 s in all.
+# A player may hand in 30 plays a minute (trainer.http.ratelimit): many players, a play every 0.1 s in all.
 PLAYERS = ("Ann", "Bob", "Cy", "Di", *(f"Player {n}" for n in range(5, 25)))
 PAUSE = 0.1
 BACKUPS_DURING_PLAY = 3
@@ -445,7 +445,7 @@ def test_a_backup_from_an_older_version_is_brought_to_the_current_schema(tmp_pat
     import flask_migrate
     from flask import Flask
 
-    from trainer.extensions import MIGRATIONS_DIR, db
+    from trainer.core.database import MIGRATIONS_DIR, db
 
     old = tmp_path / "before-the-upgrade.sqlite"
     app = Flask(__name__)
@@ -527,9 +527,10 @@ def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(
     from drills.scheduling import CardState
     from trainer.app import create_app
     from trainer.backup import backup, restore
-    from trainer.extensions import db
+    from trainer.core import accounts
+    from trainer.core.accounts import create_director
+    from trainer.core.database import db
     from trainer.games import service
-    from trainer.games.accounts import create_director
     from trainer.study import service as study
     from trainer.wall import service as wall
 
@@ -552,7 +553,7 @@ def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(
         service.close_now(game, "alice")
         service.correct(game, 1, bob.id, 3, "scoring slip", "alice")
         service.advance(game, "alice")
-        learner = study.create_learner("lea", PASSWORD)
+        learner = accounts.create_learner("lea", PASSWORD)
         cards = [CardState("anagram:en:AEINRST", 1), CardState("anagram:en:EILNST", 2)]  # no lexicon-wide ranking
         deck, _ = study.create_deck(learner, "sevens", "en", {"kind": "words", "text": "RETAINS SILENT"}, states=cards)
         picked = study.next_card(deck)

@@ -15,8 +15,8 @@ import pytest
 from flask import Flask
 
 from tests.test_live import run_async
-from trainer.live.asgi import TirageASGI
 from trainer.live.collector import MIDDLE_THRESHOLD, NEVER, YOUNG_THRESHOLD, Collector
+from trainer.server import serving_app
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_nothing_new_in_the_old_generation_means_no_full_collection(full_collect
 
 def test_serving_takes_the_collector_over_and_gives_it_back(app: Flask) -> None:
     before = gc.get_threshold()
-    asgi = TirageASGI(app, threads=2)
+    asgi = serving_app(app, threads=2)
     states: list[tuple[tuple[int, int, int], int]] = []
 
     async def lifespan() -> None:

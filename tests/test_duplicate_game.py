@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from tests.test_duplicate_draw import any_rack_passes, expected_need, passes
 from trainer.duplicate.draw import Bag, DrawRule, EndReason
-from trainer.duplicate.game import DuplicateGame, GameSettings, replay, simulate
 from trainer.duplicate.results import RoundRecord, Submission, score_round
+from trainer.duplicate.rounds import DuplicateGame, Setup, replay_game, simulate
 from trainer.duplicate.tiebreak import tiebreak_key
 from trainer.engine.board import Move, Tile
 from trainer.engine.lexicon import Lexicon
@@ -20,6 +22,12 @@ from trainer.engine.play import evaluate
 from trainer.engine.rules import Ruleset
 
 SEEDS = range(20)
+
+
+def _setup(rules: Ruleset, lexicon: Lexicon, seed: int | None = None, **settings: Any) -> Setup:
+    """A game's setup as the server makes it from its settings (a random seed when none is given)."""
+    draw_rule = settings.pop("draw_rule", DrawRule())
+    return Setup(rules, lexicon, rules.notation, draw_rule, secrets.randbits(63) if seed is None else seed, **settings)
 
 
 @pytest.fixture(params=["en", "fr"])
@@ -35,7 +43,7 @@ def test_seeded_games_follow_section_6(game_rules: tuple[str, Ruleset, Lexicon])
     full = Counter(rules.tileset.bag())
     rejets = 0
     for seed in SEEDS:
-        game = simulate(rules, lexicon, seed)
+        game = simulate(_setup(rules, lexicon, seed))
         assert game.end is not None and 12 <= len(game.rounds) <= 35
         previous = ""
         for number, played in enumerate(game.rounds, start=1):
@@ -66,7 +74,7 @@ def test_seeded_games_follow_section_6(game_rules: tuple[str, Ruleset, Lexicon])
 
 
 def test_the_top_is_the_best_legal_play(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    game = DuplicateGame(en_rules, en_lexicon, seed=21)
+    game = DuplicateGame(_setup(en_rules, en_lexicon, 21))
     for _ in range(4):
         draw = game.start_round()
         assert draw is not None
@@ -81,24 +89,24 @@ def test_same_seed_same_game_and_a_seedless_game_can_be_replayed(en_rules: Rules
     def story(game: DuplicateGame) -> list[str]:
         return [f"{r.draw.record} {format_move(r.placed)}" for r in game.rounds]
 
-    assert story(simulate(en_rules, en_lexicon, 3)) == story(simulate(en_rules, en_lexicon, 3))
-    assert story(simulate(en_rules, en_lexicon, 3)) != story(simulate(en_rules, en_lexicon, 4))
-    seedless = simulate(en_rules, en_lexicon)
-    assert story(simulate(en_rules, en_lexicon, seedless.seed)) == story(seedless)
+    assert story(simulate(_setup(en_rules, en_lexicon, 3))) == story(simulate(_setup(en_rules, en_lexicon, 3)))
+    assert story(simulate(_setup(en_rules, en_lexicon, 3))) != story(simulate(_setup(en_rules, en_lexicon, 4)))
+    seedless = simulate(_setup(en_rules, en_lexicon))
+    assert story(simulate(_setup(en_rules, en_lexicon, seedless.seed))) == story(seedless)
 
 
 def test_replay_from_the_placed_plays(fr_rules: Ruleset, fr_lexicon: Lexicon) -> None:
-    game = simulate(fr_rules, fr_lexicon, 5)
+    game = simulate(_setup(fr_rules, fr_lexicon, 5))
     placed = [format_move(r.placed, "french") for r in game.rounds]
-    halfway = replay(fr_rules, fr_lexicon, 5, placed[:6])
+    halfway = replay_game(_setup(fr_rules, fr_lexicon, 5), placed[:6])
     assert halfway.start_round() == game.rounds[6].draw
-    whole = replay(fr_rules, fr_lexicon, 5, placed)
+    whole = replay_game(_setup(fr_rules, fr_lexicon, 5), placed)
     assert whole.board == game.board and whole.bag.tiles == game.bag.tiles
     assert whole.start_round() is None and whole.end is game.end
 
 
 def test_the_director_may_place_another_top_but_only_a_top(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    game = DuplicateGame(en_rules, en_lexicon, seed=0)
+    game = DuplicateGame(_setup(en_rules, en_lexicon, 0))
     with pytest.raises(RuntimeError, match="no round is open"):
         game.place()
     draw = game.start_round()
@@ -117,14 +125,14 @@ def test_the_director_may_place_another_top_but_only_a_top(en_rules: Ruleset, en
 
 
 def test_a_game_can_have_a_number_of_rounds(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    game = simulate(en_rules, en_lexicon, 2, GameSettings(rounds=3))
+    game = simulate(_setup(en_rules, en_lexicon, 2, max_rounds=3))
     assert len(game.rounds) == 3 and game.end is EndReason.ROUND_LIMIT
     assert game.start_round() is None
 
 
 def test_a_rack_without_a_legal_play_ends_the_game(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    game = DuplicateGame(en_rules, en_lexicon, seed=1, settings=GameSettings(DrawRule(0, 0, 0, 0)))
-    game.bag = Bag(en_rules, game.settings.draw_rule, seed=1, tiles="JQXZ")  # no word among these
+    game = DuplicateGame(_setup(en_rules, en_lexicon, 1, draw_rule=DrawRule(0, 0, 0, 0)))
+    game.bag = Bag(en_rules, game.setup.draw_rule, seed=1, tiles="JQXZ")  # no word among these
     assert game.start_round() is None
     assert game.end is EndReason.NO_LEGAL_PLAY
     assert game.last_draw is not None and game.last_draw.rack == "JQXZ" and not game.rounds
@@ -132,7 +140,7 @@ def test_a_rack_without_a_legal_play_ends_the_game(en_rules: Ruleset, en_lexicon
 
 def test_a_round_scored_against_every_legal_play(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
     """What the server does at a close: evaluate each last submission, rank it among all plays."""
-    game = DuplicateGame(en_rules, en_lexicon, seed=11)
+    game = DuplicateGame(_setup(en_rules, en_lexicon, 11))
     draw = game.start_round()
     assert draw is not None
     moves = generate_moves(game.board, en_rules, en_lexicon, draw.rack)

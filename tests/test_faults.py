@@ -45,7 +45,7 @@ from sqlalchemy.pool import NullPool
 
 from tests.postgres import Server as PostgresServer
 from tests.processes import WAIT, SchedulerProcess, TirageServer, best_play, parse_time, wait_until
-from trainer.api.common import iso
+from trainer.core.clock import iso
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset
 

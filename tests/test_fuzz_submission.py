@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from tests.test_pages import csrf_token
-from trainer.api.common import MAX_BODY
+from trainer.core import accounts
+from trainer.core.database import db
 from trainer.engine.board import Board
 from trainer.engine.errors import EngineError, IllegalPlayError, NotationError
 from trainer.engine.lexicon import Lexicon
@@ -32,9 +33,9 @@ from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move, parse_move
 from trainer.engine.play import evaluate
 from trainer.engine.rules import Ruleset
-from trainer.extensions import db
-from trainer.games import accounts, service
+from trainer.games import service
 from trainer.games.models import Event, Game, Submission
+from trainer.http.body import MAX_BODY
 
 PARSER_EXAMPLES = 300
 API_EXAMPLES = 150  # per database

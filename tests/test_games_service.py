@@ -10,14 +10,18 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.core.errors import Refused
+from trainer.core.lexicons import lexicon_store
 from trainer.duplicate.draw import reliquat_after
 from trainer.engine.board import Board
 from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move, parse_move
 from trainer.engine.rules import ruleset
-from trainer.extensions import db, lexicon_store
-from trainer.games import accounts, scheduler, service
+from trainer.games import scheduler, service
 from trainer.games.models import Correction, Event, Game, Player, Result, Round, Submission
+from trainer.http.errors import status_of
 
 
 def _game(app: Flask, **settings: object) -> tuple[int, list[tuple[int, str]]]:
@@ -128,8 +132,8 @@ def test_every_accepted_submission_counts_even_when_it_races_the_close(app: Flas
                 try:
                     service.submit(game, me, 1, top, deadline - timedelta(milliseconds=1))
                     accepted[player_id] += 1
-                except service.GameError as exc:
-                    assert exc.status == 409, str(exc)
+                except Refused as exc:
+                    assert status_of(exc) == 409, str(exc)
                     refused.append(player_id)
                     break
             db.session.remove()
@@ -171,7 +175,7 @@ def test_pause_keeps_the_time_left_and_extend_adds_to_it(app: Flask) -> None:
         assert resumed.deadline == t0 + timedelta(minutes=10, seconds=120)
         service.extend(game, 5, "ann", t0 + timedelta(minutes=10))
         assert _round(game_id, 1).deadline == t0 + timedelta(minutes=10, seconds=125)
-        with pytest.raises(service.GameError, match="'seconds' must be a whole number"):
+        with pytest.raises(Refused, match="'seconds' must be a whole number"):
             service.extend(game, 0, "ann")
 
 
@@ -182,12 +186,12 @@ def test_late_and_malformed_plays_are_refused_with_the_reason(app: Flask) -> Non
         bob = db.session.get(Player, players[0][0])
         first = _round(game_id, 1)
         assert game is not None and bob is not None and first.deadline is not None
-        with pytest.raises(service.GameError) as refused:
+        with pytest.raises(Refused) as refused:
             service.submit(game, bob, 1, "8D", first.started_at)
-        assert refused.value.status == 422 and "expected a coordinate and a word" in str(refused.value)
-        with pytest.raises(service.GameError) as late:
+        assert status_of(refused.value) == 422 and "expected a coordinate and a word" in str(refused.value)
+        with pytest.raises(Refused) as late:
             service.submit(game, bob, 1, first.tops[0] if first.tops else "", first.deadline)
-        assert late.value.status == 409 and "closed" in str(late.value)
+        assert status_of(late.value) == 409 and "closed" in str(late.value)
         assert db.session.execute(select(Submission)).first() is None
 
 
@@ -242,16 +246,16 @@ def test_the_director_may_place_another_top_until_the_next_round(app: Flask) -> 
         assert service.close_round(game_id, 1, "test", service.utcnow(), early=True)
         db.session.expire_all()
         tops = first.tops or []
-        with pytest.raises(service.GameError) as wrong:
+        with pytest.raises(Refused) as wrong:
             service.choose_top(game, 1, "8A NOPE", "ann")
-        assert wrong.value.status == 422
+        assert status_of(wrong.value) == 422
         if len(tops) > 1:
             service.choose_top(game, 1, tops[1], "ann")
             board = Board(ruleset("en").layout, list(first.board_before))
             board.place(parse_move(tops[1], board, "english").tiles)
             assert db.session.get(Game, game_id).board == "".join(board.cells)  # type: ignore[union-attr]
         service.next_round(game_id, 1, "test", service.utcnow())
-        with pytest.raises(service.GameError):
+        with pytest.raises(Refused):
             service.choose_top(game, 1, tops[0], "ann")
 
 
@@ -288,6 +292,6 @@ def test_a_finished_game_refuses_new_players(app: Flask) -> None:
         now: datetime = service.utcnow()
         service.close_round(game.id, 1, "test", now, early=True)
         service.next_round(game.id, 1, "test", now)
-        with pytest.raises(service.GameError) as refused:
+        with pytest.raises(Refused) as refused:
             service.join_game(game.join_code, "Late")
-        assert refused.value.status == 409
+        assert status_of(refused.value) == 409

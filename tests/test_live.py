@@ -23,13 +23,14 @@ from sqlalchemy import insert
 
 from tests.processes import SchedulerProcess, TirageServer, best_play
 from tests.redis_server import RedisServer
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.core.group_commit import KEY as GROUP_FSYNC_KEY
+from trainer.core.group_commit import GroupFsync
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset, ruleset
-from trainer.extensions import db
-from trainer.games import accounts, service
+from trainer.games import service
 from trainer.games.models import Event, Game
-from trainer.group_commit import KEY as GROUP_FSYNC_KEY
-from trainer.group_commit import GroupFsync
 from trainer.live.hub import EventHub, Stream
 
 PASSWORD = "correct horse"
@@ -134,7 +135,7 @@ def test_hub_reads_each_event_once_and_fans_it_out_per_game(app: Flask) -> None:
 
 
 def best_play_in_app(app: Flask, game: Game) -> str:
-    from trainer.extensions import lexicon_store
+    from trainer.core.lexicons import lexicon_store
 
     round_ = service.current_round(game)
     assert round_ is not None

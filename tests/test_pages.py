@@ -15,12 +15,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.core.lexicons import lexicon_store
 from trainer.engine.board import Board
 from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move
 from trainer.engine.rules import ruleset
-from trainer.extensions import db, lexicon_store
-from trainer.games import accounts
 from trainer.games.models import Correction, Game, Player, Round, Submission
 
 GAME_FORM: dict[str, Any] = {

@@ -17,8 +17,9 @@ from flask.testing import FlaskClient
 from tests.test_live import run_async
 from tests.test_pages import join, plays_of, text_of
 from tests.test_play_desk import _post
-from trainer.extensions import db
-from trainer.games import accounts, service
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.games import service
 from trainer.games.models import Game
 from trainer.live.asgi import TirageASGI
 

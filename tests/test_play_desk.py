@@ -17,12 +17,17 @@ from flask import Flask
 from sqlalchemy import select, text
 
 from tests.test_live import run_async
-from trainer.extensions import db, lexicon_store
-from trainer.games import accounts, service
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.core.errors import Refused
+from trainer.core.lexicons import lexicon_store
+from trainer.games import service
 from trainer.games.models import Event, Game, Round, Submission
-from trainer.games.service import AcceptedPlay, GameError, PendingPlay
+from trainer.games.service import AcceptedPlay, PendingPlay
+from trainer.http.errors import status_of
+from trainer.http.headers import HSTS
 from trainer.live.asgi import TirageASGI
-from trainer.web.security import HSTS
+from trainer.server import serving_app
 
 PASSWORD = "correct horse battery"
 DIRECTOR = "director"
@@ -37,7 +42,7 @@ def _started_game(app: Flask, players: int) -> tuple[int, list[str], list[str]]:
     from trainer.engine.rules import ruleset
 
     with app.app_context():
-        director = accounts.authenticate(DIRECTOR, PASSWORD) or accounts.create_director(DIRECTOR, PASSWORD)
+        director = accounts.authenticate_director(DIRECTOR, PASSWORD) or accounts.create_director(DIRECTOR, PASSWORD)
         game = service.create_game(director, {"rules": "en", "round_seconds": 60})
         tokens = [service.join_game(game.join_code, f"P{i}")[1] for i in range(players)]
         service.start_game(game, "test")
@@ -81,9 +86,9 @@ def test_a_burst_is_written_at_once_and_only_late_plays_are_refused(app: Flask) 
         ]
         outcomes = service.store_plays(burst)
 
-        assert [type(o) for o in outcomes] == [AcceptedPlay, AcceptedPlay, AcceptedPlay, GameError, AcceptedPlay]
+        assert [type(o) for o in outcomes] == [AcceptedPlay, AcceptedPlay, AcceptedPlay, Refused, AcceptedPlay]
         late = outcomes[3]
-        assert isinstance(late, GameError) and late.status == 409 and late.code == "round_closed"
+        assert isinstance(late, Refused) and status_of(late) == 409 and late.code == "round_closed"
         stored = db.session.execute(
             select(Submission.player_id, Submission.move)
             .where(Submission.round_id == playing.round_id)
@@ -108,7 +113,7 @@ def test_a_burst_is_written_at_once_and_only_late_plays_are_refused(app: Flask) 
         # Once the round is closed, nothing more is taken, whatever its receive time says.
         assert service.close_round(game_id, 1, "test", early=True)
         (after_close,) = service.store_plays([pending(1, plays[0], 10)])
-        assert isinstance(after_close, GameError) and after_close.code == "round_closed"
+        assert isinstance(after_close, Refused) and after_close.code == "round_closed"
         assert db.session.query(Submission).count() == 4
 
 
@@ -396,7 +401,7 @@ def test_a_play_the_database_cannot_store_is_answered_503_and_not_taken(app: Fla
 
 def test_behind_https_the_event_loops_answers_carry_hsts_too(app: Flask) -> None:
     app.config["TIRAGE_HTTPS"] = True
-    asgi = TirageASGI(app, threads=2)
+    asgi = serving_app(app, threads=2)
     asgi.desk.start()
     try:
         game_id, tokens, plays = _started_game(app, 1)

@@ -26,16 +26,17 @@ from sqlalchemy import func, select
 from tests.redis_server import RedisServer
 from tests.test_pages import csrf_token, text_of
 from trainer.app import create_app
+from trainer.core import accounts
+from trainer.core.accounts import Director
+from trainer.core.database import db
+from trainer.core.lexicons import lexicon_store
 from trainer.engine.board import Board
 from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move
 from trainer.engine.play import evaluate
 from trainer.engine.rules import ruleset
-from trainer.extensions import db, lexicon_store
-from trainer.games import accounts
-from trainer.games.models import Director, Event, Player, Round, Submission
-from trainer.study import service as study
-from trainer.web.security import CONTENT_SECURITY_POLICY
+from trainer.games.models import Event, Player, Round, Submission
+from trainer.http.headers import CONTENT_SECURITY_POLICY
 
 PASSWORD = "password123"
 SEED = 7_356_011_894_203_117  # long enough that its digits never turn up in a page by chance
@@ -217,7 +218,7 @@ def test_refused_codes_from_every_address_share_one_cap(app: Flask, client: Flas
 
 def test_refused_logins_are_limited_per_address_and_per_name(app: Flask, client: FlaskClient, directors: None) -> None:
     with app.app_context():
-        study.create_learner("alice", PASSWORD)
+        accounts.create_learner("alice", PASSWORD)
     for credentials in (
         {},
         {"username": "carol"},
@@ -708,16 +709,15 @@ def test_the_address_comes_from_the_server_not_from_a_header(app: Flask, client:
 def test_numbers_posted_by_forms_are_read_strictly() -> None:
     """Rounds, players and cards come back from forms as text: only a database-sized whole number counts
     ("²" passes str.isdigit but not int(); a huge number overflowed the database: both were 500s)."""
-    from trainer.api import common
-    from trainer.web import security
+    from trainer.http.ids import MAX_ID, posted_number
 
-    assert (security.MAX_ID, security.MAX_BODY) == (common.MAX_ID, common.MAX_BODY)
+    assert MAX_ID == 2**31 - 1  # one bound for the API, the pages and the fast path: PostgreSQL's INTEGER
     for text, number in [
         ("1", 1),
         (" 12 ", 12),
         ("0", 0),
-        (str(common.MAX_ID), common.MAX_ID),
-        (str(common.MAX_ID + 1), None),
+        (str(MAX_ID), MAX_ID),
+        (str(MAX_ID + 1), None),
         ("9" * 5000, None),
         ("²", None),
         ("١", None),
@@ -727,4 +727,4 @@ def test_numbers_posted_by_forms_are_read_strictly() -> None:
         (None, None),
         ("0x10", None),
     ]:
-        assert security.posted_number(text) == number, text
+        assert posted_number(text) == number, text

@@ -19,9 +19,12 @@ from sqlalchemy import func, select
 from drills.cardbox import CardboxRow, write_cardbox
 from drills.probability import alphagram
 from drills.scheduling import DayCount, DeckLimits, DeckQueue, ReviewKind
-from trainer.extensions import db
+from trainer.core import accounts
+from trainer.core.accounts import Learner
+from trainer.core.database import db
+from trainer.core.errors import Refused
 from trainer.study import service
-from trainer.study.models import Deck, DeckCard, Learner, Review
+from trainer.study.models import Deck, DeckCard, Review
 
 NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -33,7 +36,7 @@ def study_app(app: Flask) -> Flask:
 
 
 def _learner(name: str = "lea") -> Learner:
-    return service.create_learner(name, "password123")
+    return accounts.create_learner(name, "password123")
 
 
 def _words_deck(learner: Learner, words: str, **limits: int) -> Deck:
@@ -49,14 +52,14 @@ def _perfect(deck: Deck, row: DeckCard) -> list[str]:
 def test_learners_and_their_passwords(study_app: Flask) -> None:
     with study_app.app_context():
         _learner()
-        with pytest.raises(service.StudyError) as taken:
+        with pytest.raises(Refused) as taken:
             _learner()
         assert taken.value.code == "learner_taken"
-        with pytest.raises(service.StudyError) as short:
-            service.create_learner("max", "short")
+        with pytest.raises(Refused) as short:
+            accounts.create_learner("max", "short")
         assert short.value.code == "short_password"
-        assert service.authenticate("lea", "password123") is not None
-        assert service.authenticate("lea", "wrong-password") is None
+        assert accounts.authenticate_learner("lea", "password123") is not None
+        assert accounts.authenticate_learner("lea", "wrong-password") is None
 
 
 def test_the_database_queue_picks_what_the_pure_queue_picks_over_simulated_days(study_app: Flask) -> None:
@@ -121,7 +124,7 @@ def test_grades_from_answers_and_overrides_and_undo(study_app: Flask) -> None:
         assert nxt is not None and nxt[0].id == row.id  # the undone card comes back first
         _, slow = service.answer(deck, row, answers, 600.0, NOON)
         assert slow.rating == 2  # all right but slow: Hard
-        with pytest.raises(service.StudyError):
+        with pytest.raises(Refused):
             service.regrade(deck, 5, NOON)
 
 
@@ -160,7 +163,7 @@ def test_cardbox_import_keeps_the_schedule_and_export_has_every_review(study_app
         with sqlite3.connect(path) as connection:
             assert connection.execute("select count(*) from questions").fetchone()[0] == 2
         from drills.cardbox import import_cardbox, read_cardbox
-        from trainer.extensions import lexicon_store
+        from trainer.core.lexicons import lexicon_store
 
         imported = import_cardbox(read_cardbox(path), lexicon_store().load("en"), NOON, Scheduler())
         assert [why for _q, why in imported.skipped]  # QQQQ makes no word

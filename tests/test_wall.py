@@ -24,10 +24,12 @@ from sqlalchemy import select
 import wordlists
 from drills.probability import probability_index
 from tests.brute_force import read_words
-from trainer.extensions import db, lexicon_store
-from trainer.games import accounts
-from trainer.games.models import Director
-from trainer.games.service import GameError
+from trainer.core import accounts
+from trainer.core.accounts import Director
+from trainer.core.database import db
+from trainer.core.errors import Refused
+from trainer.core.lexicons import lexicon_store
+from trainer.http.errors import status_of
 from trainer.wall import service
 from trainer.wall.models import Wall, WallFind, WallPlayer
 
@@ -210,10 +212,10 @@ def test_ranks_past_the_end_of_the_list_are_refused(app: Flask) -> None:
         director = accounts.create_director("alice", "password123")
         lexicon = lexicon_store().load("en")
         count = len(probability_index(lexicon).ranked(15))
-        with pytest.raises(GameError) as refused:
+        with pytest.raises(Refused) as refused:
             service.create_wall(director, "en", {"length": 15, "first": count + 1, "last": count + 5, "seconds": 60})
         assert refused.value.code == "wall_empty_range" and refused.value.params["count"] == count
-        with pytest.raises(GameError) as unknown:
+        with pytest.raises(Refused) as unknown:
             service.create_wall(director, "nope", {"words": "RETAINS", "seconds": 60})
         assert unknown.value.code == "bad_setting"
 
@@ -287,16 +289,16 @@ def test_the_deadline_ends_the_wall_and_late_answers_are_refused(app: Flask) -> 
         wall = service.create_wall(director, "en", {"words": "SILENT RETAINS", "seconds": 60})
         bob, _ = service.join_wall(wall.join_code.lower(), "  Bob  ", now=T0)
         assert bob.name == "Bob"
-        with pytest.raises(GameError) as early:
+        with pytest.raises(Refused) as early:
             service.submit_answer(wall, bob, "SILENT", now=T0)
         assert early.value.code == "wall_not_started"
         service.start_wall(wall, now=T0)
         assert service.wall_view(wall, now=T0 + timedelta(seconds=20.5)).countdown == 40
         found = service.submit_answer(wall, bob, "LISTEN", now=T0 + timedelta(seconds=59.9))
         assert found.word == "LISTEN" and found.alphagram == "EILNST"
-        with pytest.raises(GameError) as late:
+        with pytest.raises(Refused) as late:
             service.submit_answer(wall, bob, "TINSEL", now=T0 + timedelta(seconds=60))
-        assert late.value.code == "wall_over" and late.value.status == 409
+        assert late.value.code == "wall_over" and status_of(late.value) == 409
         db.session.refresh(wall)
         assert wall.status == "finished"
         view = service.wall_view(wall, bob, now=T0 + timedelta(seconds=61))
@@ -304,7 +306,7 @@ def test_the_deadline_ends_the_wall_and_late_answers_are_refused(app: Flask) -> 
         tile = next(t for t in view.tiles if t.key == "EILNST")
         assert [f.word for f in tile.found] == ["LISTEN"]
         assert set(tile.missed) == set(anagrams_from_the_file("EILNST")) - {"LISTEN"}  # shown once it is over
-        with pytest.raises(GameError) as joined_late:
+        with pytest.raises(Refused) as joined_late:
             service.join_wall(wall.join_code, "Cy", now=T0 + timedelta(seconds=61))
         assert joined_late.value.code == "wall_over"
         assert db.session.execute(select(WallFind.word)).scalars().all() == ["LISTEN"]

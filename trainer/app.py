@@ -17,13 +17,18 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, extensions, games, web
-from .live import notify
-from .paths import instance_path
+from . import api, games, http, web
+from .core import database, lexicons
+from .core.paths import instance_path
+from .http import ratelimit
+from .study import models as _study_models  # noqa: F401  (each service's models module registers its tables)
+from .wall import models as _wall_models  # noqa: F401
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-# Templates sit at the top of the source tree (see docs/DESIGN.md); an editable install keeps this layout.
-TEMPLATE_DIR = PACKAGE_DIR.parent / "templates"
+# Templates sit at the top of the source tree (docs/architecture.md), where a source checkout and an editable
+# install find them; a wheel carries them inside the package (pyproject.toml maps them to trainer/templates).
+SOURCE_TEMPLATE_DIR = PACKAGE_DIR.parent / "templates"
+WHEEL_TEMPLATE_DIR = PACKAGE_DIR / "templates"
 STATIC_DIR = PACKAGE_DIR / "static"
 TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
 
@@ -33,15 +38,13 @@ DATABASE_FILE = "tirage.sqlite"
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A new application on the instance folder; ``test_config`` overrides any setting."""
-    if not TEMPLATE_DIR.is_dir():
-        # A wheel does not carry the top-level templates/ folder; say so rather than fail on the first page.
-        raise RuntimeError(f"no templates folder at {TEMPLATE_DIR}: install from a source checkout (pip install -e .)")
+    templates = template_dir()
     instance = instance_path()
     instance.mkdir(parents=True, exist_ok=True)
     app = Flask(
         __name__,
         instance_path=str(instance),
-        template_folder=str(TEMPLATE_DIR),
+        template_folder=str(templates),
         static_folder=str(STATIC_DIR),
     )
     overrides = dict(test_config or {})
@@ -60,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         TIRAGE_HTTPS=https,
         SESSION_COOKIE_SECURE=https,
         REMEMBER_COOKIE_SECURE=https,
-        RATELIMIT_ENABLED=True,  # limits on refused joins and logins and on plays: trainer.web.security
+        RATELIMIT_ENABLED=True,  # limits on refused joins and logins and on plays: trainer.http.ratelimit
         WTF_CSRF_TIME_LIMIT=None,  # a form left open through a long club night must still submit
         TIRAGE_SCHEDULER=False,  # `tirage serve` and `tirage scheduler` turn it on, in one process
         TIRAGE_REDIS_URL=os.environ.get("REDIS_URL") or None,  # event wake-ups across processes (trainer.live)
@@ -69,12 +72,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(overrides)
 
-    extensions.init_app(app)
-    notify.init_app(app)
+    database.init_app(app)
+    lexicons.init_app(app)
     games.init_app(app)
-    api.init_app(app)  # first: it registers the ``id`` URL converter the pages use too
+    http.init_app(app)  # first of the transports: the ``id`` URL converter, errors, headers
+    api.init_app(app)
     web.init_app(app)
+    ratelimit.init_app(app)  # last: its limits wrap the views registered above
     return app
+
+
+def template_dir() -> Path:
+    """The templates of a source checkout (or an editable install), else those a wheel installed."""
+    for folder in (SOURCE_TEMPLATE_DIR, WHEEL_TEMPLATE_DIR):
+        if (folder / "base.html").is_file():
+            return folder
+    raise RuntimeError(f"no templates in {SOURCE_TEMPLATE_DIR} or {WHEEL_TEMPLATE_DIR}: the installation is incomplete")
 
 
 def _secret_key(instance: Path) -> str:

@@ -31,9 +31,10 @@ from flask import Flask
 from sqlalchemy import Connection, Engine, Table, create_engine, delete, func, insert, make_url, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from .extensions import MIGRATIONS_DIR, SQLITE_BUSY_TIMEOUT_MS, _watch_sqlite, db  # the server's own SQLite set-up
-from .games import models as _games  # noqa: F401  (each import registers its tables in db.metadata)
-from .paths import instance_path
+from .core import accounts as _accounts  # noqa: F401  (each import registers its tables in db.metadata)
+from .core.database import MIGRATIONS_DIR, SQLITE_BUSY_TIMEOUT_MS, db, watch_sqlite  # the server's own SQLite set-up
+from .core.paths import instance_path
+from .games import models as _games  # noqa: F401
 from .study import models as _study  # noqa: F401
 from .wall import models as _wall  # noqa: F401
 
@@ -275,7 +276,7 @@ def _migrated(url: str, server: bool = False) -> Iterator[Engine]:
     with app.app_context():
         engine = db.engine
         if server:
-            _watch_sqlite(engine)
+            watch_sqlite(engine)
         try:
             # Alembic itself, not flask_migrate.upgrade, which exits the process on an error.
             alembic.command.upgrade(migrate.get_config(str(MIGRATIONS_DIR)), "head")

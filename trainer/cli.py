@@ -13,9 +13,9 @@ from typing import Any
 
 import click
 
+from .core.paths import instance_path
 from .engine.lexicon import LexiconStore
 from .engine.rules import ruleset_codes
-from .paths import instance_path
 
 
 def _store() -> LexiconStore:
@@ -53,7 +53,7 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
     import uvicorn
 
     from .app import create_app
-    from .live.asgi import TirageASGI
+    from .server import serving_app
 
     _raise_open_files_limit()  # each live stream is an open connection
     options: dict[str, Any] = {
@@ -69,7 +69,7 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
     if workers == 1:
         app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
         click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
-        uvicorn.run(TirageASGI(app, threads), **options)
+        uvicorn.run(serving_app(app, threads), **options)
         return
     # Several workers: each is a fresh process building its own application; the round clock runs
     # once, here in the supervising process, unless another process runs it.
@@ -77,7 +77,7 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
     os.environ["TIRAGE_SERVE_THREADS"] = str(threads)
     os.environ["TIRAGE_SERVE_SCHEDULER"] = "0"
     click.echo(f"Tirage on http://{host}:{port}/ with {workers} workers (instance folder {app.instance_path})")
-    uvicorn.run("trainer.live.asgi:from_environment", factory=True, workers=workers, **options)
+    uvicorn.run("trainer.server:from_environment", factory=True, workers=workers, **options)
 
 
 def _raise_open_files_limit() -> None:
@@ -117,13 +117,14 @@ def director() -> None:
 def director_create(name: str, password: str) -> None:
     """Create the director NAME (passwords are stored hashed)."""
     from .app import create_app
-    from .games.accounts import AccountError, create_director
+    from .core.accounts import create_director
+    from .core.errors import Refused
 
     app = create_app()
     with app.app_context():
         try:
             create_director(name, password)
-        except AccountError as exc:
+        except Refused as exc:
             raise click.ClickException(str(exc)) from None
     click.echo(f"director {name} created")
 

@@ -1,7 +1,7 @@
 """Endpoints of the JSON API for directors, players and displays (issue 3).
 
 Views stay thin: they check the token, read the body and call :mod:`trainer.games.service`,
-which validates, changes the rows and commits; :mod:`.present` shapes the answers.
+which validates, changes the rows and commits; :mod:`trainer.games.present` shapes the answers.
 """
 
 from __future__ import annotations
@@ -12,15 +12,17 @@ from flask import Response, jsonify, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from ..extensions import db
-from ..games import accounts, service
-from ..games.accounts import DIRECTOR_TOKEN_MAX_AGE
+from ..core import accounts
+from ..core.accounts import DIRECTOR_TOKEN_MAX_AGE
+from ..core.clock import iso
+from ..core.database import db
+from ..core.errors import Refused
+from ..games import export, present, service
 from ..games.cache import cached, game_results
 from ..games.models import Game, Round
-from ..games.service import GameError
-from ..web.security import limited, refused_guess
-from . import export, present
-from .common import bp, directed_game, get_game, iso, json_body, optional_director, require_director, require_player
+from ..http.body import json_body
+from ..http.ratelimit import limited, refused_guess
+from .common import bp, directed_game, get_game, optional_director, require_director, require_player
 
 
 @bp.post("/auth/token")
@@ -32,7 +34,7 @@ def auth_token() -> ResponseReturnValue:
     if token is None:
         if isinstance(username, str) and username.strip() and isinstance(password, str) and password:
             refused_guess()  # a password tried, not a malformed request
-        raise GameError("wrong username or password", 401)
+        raise Refused("wrong_credentials", "wrong username or password")
     return jsonify(token=token, token_type="Bearer", expires_in=DIRECTOR_TOKEN_MAX_AGE)
 
 
@@ -49,7 +51,7 @@ def join() -> ResponseReturnValue:
     data = json_body()
     try:
         player, token = service.join_game(data.get("code"), data.get("name"))
-    except GameError as error:
+    except Refused as error:
         if error.code == "unknown_code":
             refused_guess()
         raise
@@ -149,9 +151,9 @@ def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
         select(Round).where(Round.game_id == game.id, Round.number == number)
     ).scalar_one_or_none()
     if round_ is None:
-        raise GameError(f"game {game_id} has no round {number}", 404)
+        raise Refused("no_round", f"game {game_id} has no round {number}")
     if round_.status != "closed":
-        raise GameError(f"the results of round {number} are published when it closes", 403)
+        raise Refused("results_not_published", f"the results of round {number} are published when it closes")
     return game, round_
 
 
@@ -173,7 +175,7 @@ def my_round(game_id: int, number: int) -> ResponseReturnValue:
     player = require_player()
     game, round_ = _closed_round(game_id, number)
     if player.game_id != game.id:
-        raise GameError("this token is not for this game", 403)
+        raise Refused("wrong_game", "this token is not for this game")
     return jsonify(present.my_round(game, round_, game_results(game), player))
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
+from ..duplicate.settings import BY_NAME, DRAW_RULE, GROUPS, TOP_LEVEL, Setting
 from .common import bp
 
 JSON = "application/json"
@@ -71,28 +72,32 @@ _INT = {"type": "integer"}
 _STR = {"type": "string"}
 _TIME = {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601, UTC (Z)."}
 
+
+def _setting_schema(setting: Setting) -> dict[str, Any]:
+    """A game setting's JSON schema, from its declaration (trainer.duplicate.settings)."""
+    schema: dict[str, Any]
+    if setting.kind is bool:
+        schema = {"type": "boolean"}
+    elif setting.kind is int:
+        schema = {"type": ["integer", "null"] if setting.optional else "integer", "minimum": setting.low,
+                  "maximum": setting.high}  # fmt: skip
+    else:
+        schema = {"type": "string" if setting.default is not None else ["string", "null"]}
+        if setting.choices():
+            schema["enum"] = list(setting.choices()) + ([None] if setting.default is None else [])
+    if setting.default is not None or setting.optional:
+        schema["default"] = setting.default
+    text = f"{setting.label}: {setting.help}"
+    if setting.default is None and setting.kind is str:
+        text += " Default: the ruleset's own."
+    if setting.private:
+        text += " Shown only to the game's director until the game is over."
+    schema["description"] = text
+    return schema
+
+
 SETTINGS_PROPERTIES: dict[str, Any] = {
-    "rules": {"type": "string", "description": "Ruleset code.", "examples": ["en", "fr"]},
-    "lexicon": {"type": "string", "description": "Lexicon name (default: the ruleset's)."},
-    "notation": {"type": "string", "enum": ["english", "french"]},
-    "round_seconds": {"type": "integer", "minimum": 10, "maximum": 3600, "default": 180},
-    "reveal_seconds": {
-        "type": ["integer", "null"],
-        "minimum": 0,
-        "maximum": 3600,
-        "default": 30,
-        "description": "Pause after a round's reveal; null: wait for the director's /next.",
-    },
-    "draw_rule": _ref("DrawRule"),
-    "solo_bonus": {"type": "integer", "minimum": 0, "maximum": 100, "default": 10},
-    "solo_min_players": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 16},
-    "seed": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 2**63 - 1,
-        "description": "Same seed and settings, same draws. Shown only to the director until the game ends.",
-    },
-    "max_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None},
+    key: _ref("DrawRule") if key == DRAW_RULE else _setting_schema(BY_NAME[key]) for key in TOP_LEVEL
 }
 
 SCHEMAS: dict[str, Any] = {
@@ -114,19 +119,12 @@ SCHEMAS: dict[str, Any] = {
     "DrawRule": {
         "type": "object",
         "additionalProperties": False,
-        "properties": {
-            "min_vowels": {"type": "integer", "minimum": 0, "maximum": 30, "default": 2},
-            "min_consonants": {"type": "integer", "minimum": 0, "maximum": 30, "default": 2},
-            "late_min_vowels": {"type": "integer", "minimum": 0, "maximum": 30, "default": 1},
-            "late_min_consonants": {"type": "integer", "minimum": 0, "maximum": 30, "default": 1},
-            "late_from_round": {"type": "integer", "minimum": 1, "maximum": 30, "default": 16},
-            "blanks_either": {"type": "boolean", "default": True},
-        },
+        "properties": {setting.name: _setting_schema(setting) for setting in GROUPS[DRAW_RULE]},
     },
     "GameSettings": {
         "type": "object",
         "properties": SETTINGS_PROPERTIES,
-        "description": "Every field is optional; defaults of GAME-RULES.md section 6.",
+        "description": "Every field is optional; the defaults are those of docs/rules.md §6.14.",
     },
     "GameCreated": {
         "type": "object",
@@ -534,7 +532,7 @@ def document() -> dict[str, Any]:
         "info": {
             "title": "Tirage duplicate games API",
             "version": "1.0.0",
-            "description": "Duplicate Scrabble games run by the server (GAME-RULES.md section 6). "
+            "description": "Duplicate Scrabble games run by the server (docs/rules.md §6). "
             'Errors are JSON objects {"error": "..."}.',
         },
         "paths": PATHS,

@@ -58,7 +58,7 @@ class EndReason(StrEnum):
     TOO_FEW_TILES = "too_few_tiles"  # bag + reliquat hold fewer than 2 tiles
     REQUIREMENT_UNREACHABLE = "requirement_unreachable"  # no rack from bag + reliquat meets the rule
     NO_LEGAL_PLAY = "no_legal_play"  # the rack has no legal play on the board
-    ROUND_LIMIT = "round_limit"  # the game's number of rounds was reached
+    ROUND_LIMIT = "max_rounds"  # the game's number of rounds (its max_rounds setting) was reached
 
 
 class GameOverError(ValueError):

@@ -1,7 +1,9 @@
-"""Duplicate games on the server: database rows, the round lifecycle service, the deadline scheduler.
+"""Duplicate games on the server: their rows, the service that runs their rounds on the server's clock,
+the deadline scheduler, what clients may see of them, and the wake-ups of event streams.
 
-The pure rules of the game (draws, tie-break, results) are in :mod:`trainer.duplicate`; this
-package stores games and runs their rounds on the server's clock.
+The rules of the game (draws, the round lifecycle, tie-break, results, modes, settings) are pure and
+live in :mod:`trainer.duplicate`; this package loads a game's state, asks those rules, and stores
+what they return.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from . import models as models  # registers the tables before the migrations run
 
 
 def init_app(app: Flask) -> None:
-    """Start the round scheduler in this process when ``TIRAGE_SCHEDULER`` is set."""
-    from . import scheduler
+    """Watch commits for game events (to wake event streams) and start the round scheduler in this process
+    when ``TIRAGE_SCHEDULER`` is set."""
+    from . import notify, scheduler
 
+    notify.init_app(app)
     scheduler.init_app(app, start=bool(app.config.get("TIRAGE_SCHEDULER")))

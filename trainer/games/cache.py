@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 from sqlalchemy import func, select
 
+from ..core.database import db
 from ..duplicate.results import GameResults
-from ..extensions import db
 from . import service
 from .models import Event, Game
 

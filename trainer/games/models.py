@@ -7,31 +7,18 @@ Submissions, corrections and events are append-only: nothing overwrites what a p
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
+from ..core.clock import utcnow
+from ..core.codes import register_code_column
+from ..core.database import Model
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-class Director(db.Model):  # type: ignore[name-defined,misc]
-    """A club official who creates and runs games (``tirage director create``)."""
-
-    __tablename__ = "director"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    username: Mapped[str] = mapped_column(String(80), unique=True)
-    password_hash: Mapped[str] = mapped_column(String(255))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-
-class Game(db.Model):  # type: ignore[name-defined,misc]
-    """One duplicate game and its settings (GAME-RULES.md section 6)."""
+class Game(Model):
+    """One duplicate game and its settings (trainer.duplicate.settings, docs/rules.md §6.14)."""
 
     __tablename__ = "game"
 
@@ -41,6 +28,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     rules: Mapped[str] = mapped_column(String(16))
     lexicon: Mapped[str] = mapped_column(String(40))
     notation: Mapped[str] = mapped_column(String(16))
+    mode: Mapped[str] = mapped_column(String(16), default="classic")  # trainer.duplicate.modes
     round_seconds: Mapped[int] = mapped_column(default=180)
     # None: wait for the director. No column default: SQLAlchemy would put it in place of an explicit None.
     reveal_seconds: Mapped[int | None] = mapped_column()
@@ -60,7 +48,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.id")
 
 
-class Player(db.Model):  # type: ignore[name-defined,misc]
+register_code_column(Game.join_code)
+
+
+class Player(Model):
     """Someone who joined a game with its code; their token only lets them submit for themselves."""
 
     __tablename__ = "player"
@@ -75,7 +66,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class Round(db.Model):  # type: ignore[name-defined,misc]
+class Round(Model):
     """A round: its rack, its deadline, and once closed its tops and the play placed."""
 
     __tablename__ = "round"
@@ -96,13 +87,14 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     top_score: Mapped[int | None] = mapped_column(default=None)
     tops: Mapped[list[str] | None] = mapped_column(JSON, default=None)  # every top play, tie-break order
     placed_move: Mapped[str | None] = mapped_column(String(40), default=None)
-    legal_scores: Mapped[list[int] | None] = mapped_column(JSON, default=None)  # every legal play's score
+    # [[score, how many legal plays score it]], best first: the rank of any play (docs/rules.md §6.10)
+    legal_scores: Mapped[list[list[int]] | None] = mapped_column(JSON, default=None)
     best_plays: Mapped[list[list[object]] | None] = mapped_column(JSON, default=None)  # [[play, score]], best first
 
     game: Mapped[Game] = relationship(back_populates="rounds")
 
 
-class Submission(db.Model):  # type: ignore[name-defined,misc]
+class Submission(Model):
     """A play handed in (append-only; the last accepted before the deadline counts)."""
 
     __tablename__ = "submission"
@@ -116,7 +108,7 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Result(db.Model):  # type: ignore[name-defined,misc]
+class Result(Model):
     """A player's result for a closed round, as computed at the close (corrections apply on top)."""
 
     __tablename__ = "result"
@@ -132,7 +124,7 @@ class Result(db.Model):  # type: ignore[name-defined,misc]
     rank: Mapped[int | None] = mapped_column(default=None)  # among all legal plays of the round
 
 
-class Correction(db.Model):  # type: ignore[name-defined,misc]
+class Correction(Model):
     """A director's correction of a player's round score, with its reason; never overwrites."""
 
     __tablename__ = "correction"
@@ -146,7 +138,7 @@ class Correction(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Event(db.Model):  # type: ignore[name-defined,misc]
+class Event(Model):
     """The append-only log of a game: draws, submissions, closes, placements, corrections.
 
     Its increasing ``id`` is also the Server-Sent Events id, so a client that reconnects with

@@ -24,9 +24,9 @@ from datetime import datetime
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 from sqlalchemy import select
-from sqlalchemy.exc import InterfaceError, OperationalError
 
-from ..extensions import db
+from ..core.clock import utcnow
+from ..core.database import DATABASE_DOWN, database_error_summary, db
 from . import service
 from .models import Game, Round
 
@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 _apps: dict[int, Flask] = {}  # jobs carry plain ids; the app is looked up here
 _lock = threading.Lock()
 _unreachable: set[int] = set()  # apps whose last sweep could not reach the database (logged once per outage)
-DATABASE_DOWN = (OperationalError, InterfaceError)  # what the DBAPI raises for a refused or lost connection
 
 
 def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
@@ -76,7 +75,7 @@ def sweep(app_key: int) -> int:
     with _lock:  # one sweep at a time in this process; other processes are fenced by the database
         try:
             with app.app_context():
-                due = service.due_work(service.utcnow())
+                due = service.due_work(utcnow())
                 db.session.remove()
         except DATABASE_DOWN as error:
             if app_key not in _unreachable:
@@ -91,13 +90,6 @@ def sweep(app_key: int) -> int:
             _unreachable.discard(app_key)
             log.warning("round scheduler reaches the database again: due rounds close now")
         return sum(_run(app_key, kind, game_id, number) for kind, game_id, number in due)
-
-
-def database_error_summary(error: Exception) -> str:
-    """The driver's message without the SQL and the link SQLAlchemy appends: one line per log entry
-    (the API and the pages log their 503s with it too)."""
-    lines = str(getattr(error, "orig", None) or error).strip().splitlines()
-    return lines[0] if lines else type(error).__name__
 
 
 class RoundScheduler:

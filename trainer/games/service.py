@@ -1,11 +1,16 @@
-"""Running duplicate games on the database.
+"""Running duplicate games on the database: load a game's state, ask the rules, store what they return.
+
+The rules are pure and live in :mod:`trainer.duplicate`: the settings (:mod:`~trainer.duplicate.settings`),
+the round lifecycle (:mod:`~trainer.duplicate.rounds`), the game's mode (draws, analysis, placement,
+scoring). This module is their SQL.
 
 Every transition is a guarded ``UPDATE ... WHERE status = ...`` whose row count says whether this
-caller made it, so a second scheduler, a retried job or a restart never closes a round twice. A
-submission takes the same round row as the close (``UPDATE round SET submissions = ... WHERE
-status = 'open' AND deadline > now``), so the two are serialised by the database: a submission is
-either committed before the close reads the submissions, or refused as late. Every accepted
-submission is committed before the server answers.
+caller made it, so a second scheduler, a retried job or a restart never closes a round twice: the
+guards restate the rules' preconditions so that the database decides between racing callers. A
+submission takes the same round row as the close (``UPDATE round SET status = status WHERE status =
+'open' AND deadline > received_at``), so the two are serialised by the database: a submission is either
+committed before the close reads the submissions, or refused as late. Every accepted submission is
+committed before the server answers.
 
 Tops and the score of every legal play are computed when a round opens (while players think) and
 kept out of every answer until the round closes.
@@ -13,70 +18,42 @@ kept out of every answer until the round closes.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
 from sqlalchemy import distinct, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..duplicate.draw import Bag, DrawRule, GameOverError, reliquat_after
+from ..core.accounts import Director
+from ..core.clock import utcnow
+from ..core.codes import hash_token, new_join_code, new_token, typed_code
+from ..core.database import db
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
+from ..core.names import player_name
+from ..duplicate import rounds
+from ..duplicate import settings as declared
+from ..duplicate.errors import RuleError
+from ..duplicate.modes import Mode, mode
 from ..duplicate.results import Correction as CorrectionRecord
-from ..duplicate.results import GameResults, RoundRecord, SoloRule, score_game
+from ..duplicate.results import GameResults, RoundRecord, SoloRule
 from ..duplicate.results import Submission as SubmissionRecord
-from ..duplicate.tiebreak import order_tops
+from ..duplicate.rounds import GameEnd, GameState, GameStatus, PlayedRound, Position, RoundClock, RoundStatus, Setup
 from ..engine.board import Board
 from ..engine.errors import EngineError
-from ..engine.lexicon import Lexicon
-from ..engine.movegen import generate_moves
-from ..engine.notation import format_move, parse_move
-from ..engine.play import evaluate
-from ..engine.rules import Notation, Ruleset, ruleset
-from ..extensions import db, lexicon_store
-from .models import Correction, Director, Event, Game, Player, Result, Round, Submission, utcnow
-
-JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread on a projector
-JOIN_CODE_LENGTH = 6
+from ..engine.rules import Notation, ruleset
+from .models import Correction, Event, Game, Player, Result, Round, Submission
 
 # Called as planner(kind, game_id, round_number, when) after a transition sets a new deadline, so
 # an in-process scheduler can fire on time; the scheduler's sweep catches anything it misses.
 Planner = Callable[[str, int, int, datetime], None]
 PLANNER_KEY = "tirage.planner"
-BEST_PLAYS_KEPT = 12  # the best plays of a round, shown at its reveal (tops and next best)
-# Key in Session.info: games whose events this transaction wrote with plain INSERTs (trainer.live.notify
+# Key in Session.info: games whose events this transaction wrote with plain INSERTs (trainer.games.notify
 # wakes their event streams after the commit; events added as objects are noticed by themselves).
 EVENTS_WRITTEN_KEY = "tirage.event_games"
-
-
-class GameError(Exception):
-    """A request the game cannot take now, with the HTTP status that says why.
-
-    ``code`` and ``params`` name the problem for the pages, which say it in the reader's language
-    (``trainer.web.messages``); ``engine`` is the engine's own error when a play was refused.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        status: int = 409,
-        code: str = "refused",
-        engine: EngineError | None = None,
-        **params: object,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.engine = engine
-        self.params = params
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _plan(kind: str, game_id: int, number: int, when: datetime) -> None:
@@ -90,97 +67,70 @@ def log(game_id: int, kind: str, data: dict[str, Any], author: str, now: datetim
     db.session.add(Event(game_id=game_id, kind=kind, data=data, author=author, created_at=now or utcnow()))
 
 
-# --- settings ------------------------------------------------------------------------------------
+def _guarded(statement: Any) -> bool:
+    """Run a guarded UPDATE; whether it changed exactly one row (else it is rolled back: someone else did it)."""
+    done = db.session.execute(statement)
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        return False
+    return True
 
 
-def _int_setting(
-    data: dict[str, Any], key: str, default: int | None, low: int, high: int, allow_none: bool = False
-) -> int | None:
-    value = data.get(key, default)
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        more = " or null" if allow_none else ""
-        raise GameError(
-            f"'{key}' must be a whole number from {low} to {high}{more}", 422, code="bad_setting", setting=key
-        )
-    return value
+# --- a game's rules and state, as the pure rules take them ----------------------------------------
 
 
 def game_settings(data: object) -> dict[str, Any]:
-    """Validated game settings from a request, defaults of GAME-RULES.md section 6 filled in."""
-    if not isinstance(data, dict):
-        raise GameError("the settings must be a JSON object", 422, code="bad_setting", setting="settings")
-    rules_code = data.get("rules", "en")
+    """A new game's settings from a request, checked, defaults filled in (docs/rules.md §6.14)."""
+    lexicons = {name: entry["rules"] for name, entry in lexicon_store().catalogue().items()}
     try:
-        rules = ruleset(rules_code) if isinstance(rules_code, str) else None
-    except ValueError as exc:
-        raise GameError(str(exc), 422, code="bad_setting", setting="rules") from None
-    if rules is None:
-        raise GameError("'rules' must be a string such as \"en\"", 422, code="bad_setting", setting="rules")
-    lexicon_name = data.get("lexicon", rules.lexicon)
-    catalogue = lexicon_store().catalogue()
-    if not isinstance(lexicon_name, str) or lexicon_name not in catalogue:
-        raise GameError(
-            f"unknown lexicon {lexicon_name!r} (known: {', '.join(sorted(catalogue))})",
-            422,
-            code="bad_setting",
-            setting="lexicon",
-        )
-    if catalogue[lexicon_name]["rules"] != rules.code:
-        raise GameError(
-            f"lexicon {lexicon_name!r} is for rules {catalogue[lexicon_name]['rules']!r}",
-            422,
-            code="lexicon_rules",
-            lexicon=lexicon_name,
-            rules=catalogue[lexicon_name]["rules"],
-        )
-    notation = data.get("notation", rules.notation)
-    if notation not in ("english", "french"):
-        raise GameError('\'notation\' must be "english" or "french"', 422, code="bad_setting", setting="notation")
-    draw = data.get("draw_rule", {})
-    if not isinstance(draw, dict):
-        raise GameError("'draw_rule' must be an object", 422, code="bad_setting", setting="draw_rule")
-    defaults = asdict(DrawRule())
-    unknown = sorted(set(draw) - set(defaults))
-    if unknown:
-        raise GameError(
-            f"unknown draw_rule setting {unknown[0]!r} (known: {', '.join(defaults)})",
-            422,
-            code="bad_setting",
-            setting="draw_rule",
-        )
-    rule = {key: draw.get(key, default) for key, default in defaults.items()}
-    for key, value in rule.items():
-        expected = bool if key == "blanks_either" else int
-        if not isinstance(value, expected) or (expected is int and (isinstance(value, bool) or not 0 <= value <= 30)):
-            raise GameError(
-                f"draw_rule '{key}' must be {'true or false' if expected is bool else 'from 0 to 30'}",
-                422,
-                code="bad_setting",
-                setting=key,
-            )
+        return declared.validate(data, lexicons)
+    except RuleError as error:
+        raise Refused.because(error) from None
+
+
+def notation_of(game: Game) -> Notation:
+    return "french" if game.notation == "french" else "english"
+
+
+def mode_of(game: Game) -> Mode:
+    return mode(game.mode)
+
+
+def setup_of(game: Game) -> Setup:
+    """What the game's draws and judging depend on (its lexicon loaded from the application's store)."""
+    return Setup(
+        rules=ruleset(game.rules),
+        lexicon=lexicon_store().load(game.lexicon),
+        notation=notation_of(game),
+        draw_rule=declared.draw_rule(game.draw_rule),
+        seed=game.seed,
+        max_rounds=game.max_rounds,
+        mode=mode_of(game),
+    )
+
+
+def clock_of(round_: Round | None) -> RoundClock | None:
+    if round_ is None:
+        return None
+    return RoundClock(round_.number, RoundStatus(round_.status), round_.deadline, round_.seconds_left_when_paused)
+
+
+def state_of(game: Game, round_: Round | None = None) -> GameState:
+    """The game's state (its current round read unless given)."""
+    current = round_ if round_ is not None else current_round(game)
+    return GameState(GameStatus(game.status), game.round_number, clock_of(current))
+
+
+def _rule(check: Callable[[], Any]) -> Any:
+    """What the rules say, their refusal passed on as the server's."""
     try:
-        Bag(rules, DrawRule(**rule), seed=0)
-    except ValueError as exc:
-        raise GameError(str(exc), 422, code="impossible_draw_rule") from None
-    seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise GameError(
-            "'seed' must be a whole number from 0 to 2^63 - 1, or left out", 422, code="bad_setting", setting="seed"
-        )
-    return {
-        "rules": rules.code,
-        "lexicon": lexicon_name,
-        "notation": notation,
-        "round_seconds": _int_setting(data, "round_seconds", 180, 10, 3600),
-        "reveal_seconds": _int_setting(data, "reveal_seconds", 30, 0, 3600, allow_none=True),
-        "draw_rule": rule,
-        "solo_bonus": _int_setting(data, "solo_bonus", 10, 0, 100),
-        "solo_min_players": _int_setting(data, "solo_min_players", 16, 1, 100_000),
-        "seed": seed if seed is not None else secrets.randbits(63),
-        "max_rounds": _int_setting(data, "max_rounds", None, 1, 100, allow_none=True),
-    }
+        return check()
+    except RuleError as error:
+        raise Refused.because(error) from None
+
+
+def board_rows(game: Game, cells: str | None = None) -> list[str]:
+    return Board(ruleset(game.rules).layout, list(cells if cells is not None else game.board)).rows()
 
 
 # --- games and players ---------------------------------------------------------------------------
@@ -189,14 +139,14 @@ def game_settings(data: object) -> dict[str, Any]:
 def create_game(director: Director, data: object) -> Game:
     settings = game_settings(data)
     rules = ruleset(settings["rules"])
-    for _ in range(20):
-        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-        if db.session.execute(select(Game.id).where(Game.join_code == code)).first() is None:
-            break
-    game = Game(join_code=code, director_id=director.id, board="".join(Board.empty(rules).cells), **settings)
+    game = Game(join_code=new_join_code(), director_id=director.id, board="".join(Board.empty(rules).cells), **settings)
     db.session.add(game)
-    db.session.flush()
-    log(game.id, "created", {"settings": {k: v for k, v in settings.items()}}, director.username)
+    try:
+        db.session.flush()
+    except IntegrityError:  # the same code drawn by another room a moment ago
+        db.session.rollback()
+        raise Refused("no_code", "no free join code: try again") from None
+    log(game.id, "created", {"settings": dict(settings)}, director.username)
     db.session.commit()
     return game
 
@@ -204,30 +154,25 @@ def create_game(director: Director, data: object) -> Game:
 def join_game(code: object, name: object) -> tuple[Player, str]:
     """A new player of the game with join code ``code``, and their token (shown once)."""
     if not isinstance(code, str) or not code.strip():
-        raise GameError("'code' is missing: give the game's join code", 422, code="code_missing")
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
-        raise GameError("'name' must be 1 to 40 characters", 422, code="bad_name")
-    game = db.session.execute(select(Game).where(Game.join_code == code.strip().upper())).scalar_one_or_none()
+        raise Refused("code_missing", "'code' is missing: give the game's join code")
+    name = player_name(name)
+    typed = typed_code(code)
+    game = db.session.execute(select(Game).where(Game.join_code == typed)).scalar_one_or_none()
     if game is None:
-        raise GameError(
-            f"no game has the code {code.strip().upper()!r}", 404, code="unknown_code", join_code=code.strip().upper()
-        )
-    if game.status == "finished":
-        raise GameError("this game is finished", 409, code="game_finished")
-    name = " ".join(name.split())
+        raise Refused("unknown_code", f"no game has the code {typed!r}", join_code=typed)
+    if game.status == GameStatus.FINISHED:
+        raise Refused("game_finished", "this game is finished")
     taken = db.session.execute(select(Player.id).where(Player.game_id == game.id, Player.name == name)).first()
     if taken is not None:
-        raise GameError(f"the name {name!r} is taken in this game: choose another", 409, code="name_taken", name=name)
-    token = secrets.token_urlsafe(24)
+        raise Refused("name_taken", f"the name {name!r} is taken in this game: choose another", name=name)
+    token = new_token()
     player = Player(game_id=game.id, name=name, token_hash=hash_token(token))
     db.session.add(player)
     try:
         db.session.flush()
     except IntegrityError:  # the same name joined a moment ago, between the check and here
         db.session.rollback()
-        raise GameError(
-            f"the name {name!r} is taken in this game: choose another", 409, code="name_taken", name=name
-        ) from None
+        raise Refused("name_taken", f"the name {name!r} is taken in this game: choose another", name=name) from None
     log(game.id, "joined", {"players": player_count(game)}, name)
     db.session.commit()
     return player, token
@@ -235,26 +180,6 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
 
 def player_for_token(token: str) -> Player | None:
     return db.session.execute(select(Player).where(Player.token_hash == hash_token(token))).scalar_one_or_none()
-
-
-def _rules(game: Game) -> Ruleset:
-    return ruleset(game.rules)
-
-
-def _lexicon(game: Game) -> Lexicon:
-    return lexicon_store().load(game.lexicon)
-
-
-def _board(game: Game, cells: str) -> Board:
-    return Board(_rules(game).layout, list(cells))
-
-
-def board_rows(game: Game, cells: str | None = None) -> list[str]:
-    return _board(game, cells if cells is not None else game.board).rows()
-
-
-def _notation(game: Game) -> Notation:
-    return "french" if game.notation == "french" else "english"
 
 
 # --- rounds ---------------------------------------------------------------------------------------
@@ -268,75 +193,54 @@ def current_round(game: Game) -> Round | None:
     ).scalar_one_or_none()
 
 
-def _replayed_bag(game: Game) -> tuple[Bag, str]:
-    """The bag as it stands after the rounds played, rebuilt from the seed, and the reliquat."""
-    rules = _rules(game)
-    bag = Bag(rules, DrawRule(**game.draw_rule), seed=game.seed)
-    reliquat = ""
-    for played in game.rounds:
-        draw = bag.draw(played.reliquat, played.number)
-        if sorted(draw.rack) != sorted(played.rack):  # the stored game and the seed disagree: never guess
-            raise RuntimeError(f"game {game.id} round {played.number}: replay drew {draw.rack}, stored {played.rack}")
-        if played.placed_move is None:
-            raise RuntimeError(f"game {game.id} round {played.number} has no placed play")
-        move = parse_move(played.placed_move, _board(game, played.board_before), _notation(game))
-        reliquat = reliquat_after(played.rack, move)
-    return bag, reliquat
+def _played(game: Game) -> list[PlayedRound]:
+    played = []
+    for round_ in game.rounds:
+        if round_.placed_move is None:  # the stored game is broken: never guess a play
+            raise RuntimeError(f"game {game.id} round {round_.number} has no placed play")
+        played.append(PlayedRound(round_.number, round_.rack, round_.board_before, round_.placed_move))
+    return played
 
 
 def _finish(game: Game, reason: str, author: str, now: datetime) -> None:
-    game.status = "finished"
+    game.status = GameStatus.FINISHED
     game.end_reason = reason
     game.next_round_at = None
     log(game.id, "finished", {"reason": reason, "rounds": len(game.rounds)}, author, now)
 
 
 def _open_round(game: Game, author: str, now: datetime) -> Round | None:
-    """Draw and open the next round, or finish the game when §6 says it is over."""
-    number = game.round_number + 1
-    if game.max_rounds is not None and number > game.max_rounds:
-        _finish(game, "max_rounds", author, now)
+    """Draw and open the next round, or finish the game when the rules say it is over."""
+    setup = setup_of(game)
+    opened = rounds.next_round(setup, _played(game), game.board)
+    if isinstance(opened, GameEnd):
+        _finish(game, opened.reason.value, author, now)
         return None
-    bag, reliquat = _replayed_bag(game)
-    try:
-        draw = bag.draw(reliquat, number)
-    except GameOverError as over:
-        _finish(game, str(over.reason), author, now)
-        return None
-    rules, lexicon = _rules(game), _lexicon(game)
-    board = _board(game, game.board)
-    moves = generate_moves(board, rules, lexicon, draw.rack)
-    if not moves:
-        _finish(game, "no_legal_play", author, now)
-        return None
-    top_score = max(m.score or 0 for m in moves)
-    tops = order_tops([m for m in moves if m.score == top_score], draw.rack)
-    scores = Counter(m.score or 0 for m in moves)
-    best = sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT]
-    deadline = now + timedelta(seconds=game.round_seconds)
+    draw = opened.draw
+    deadline = rounds.deadline_of(now, game.round_seconds)
     round_ = Round(
         game_id=game.id,
-        number=number,
+        number=opened.number,
         rack=draw.rack,
         reliquat=draw.reliquat,
         draw_record=draw.record,
         board_before=game.board,
-        status="open",
+        status=RoundStatus.OPEN,
         started_at=now,
         deadline=deadline,
-        top_score=top_score,
-        tops=[format_move(m, _notation(game)) for m in tops],
-        legal_scores=[[score, count] for score, count in sorted(scores.items(), reverse=True)],
-        best_plays=[[format_move(m, _notation(game)), m.score or 0] for m in best],
+        top_score=opened.analysis.top_score,
+        tops=opened.tops(setup.notation),
+        legal_scores=[[score, count] for score, count in opened.analysis.score_counts],
+        best_plays=opened.best_plays(setup.notation),
     )
     db.session.add(round_)
-    game.round_number = number
-    game.status = "playing"
+    game.round_number = opened.number
+    game.status = GameStatus.PLAYING
     game.next_round_at = None
     log(
         game.id,
         "round_started",
-        {"round": number, "rack": draw.rack, "draw": draw.record, "deadline": deadline.isoformat()},
+        {"round": opened.number, "rack": draw.rack, "draw": draw.record, "deadline": deadline.isoformat()},
         author,
         now,
     )
@@ -345,10 +249,11 @@ def _open_round(game: Game, author: str, now: datetime) -> Round | None:
 
 def start_game(game: Game, author: str, now: datetime | None = None) -> Round | None:
     now = now or utcnow()
-    done = db.session.execute(update(Game).where(Game.id == game.id, Game.status == "lobby").values(status="starting"))
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
-        raise GameError("the game has already started", 409, code="already_started")
+    _rule(lambda: rounds.check_start(state_of(game)))
+    if not _guarded(
+        update(Game).where(Game.id == game.id, Game.status == GameStatus.LOBBY).values(status=GameStatus.STARTING)
+    ):
+        raise Refused("already_started", "the game has already started")
     db.session.refresh(game)
     round_ = _open_round(game, author, now)
     db.session.commit()
@@ -374,11 +279,7 @@ class RoundPlaying:
     game_id: int
     number: int
     round_id: int
-    rack: str
-    board: Board
-    rules: Ruleset
-    lexicon: Lexicon
-    notation: Notation
+    position: Position
 
 
 @dataclass(frozen=True)
@@ -401,41 +302,27 @@ def round_playing(game: Game, number: int) -> RoundPlaying:
         select(Round).where(Round.game_id == game.id, Round.number == number)
     ).scalar_one_or_none()
     if round_ is None:
-        raise GameError(
-            f"round {number} has not started",
-            404 if number > game.round_number else 409,
-            code="round_not_started",
-            round=number,
-        )
-    if round_.status == "closed" or number != game.round_number:
-        raise GameError(f"round {number} is closed", 409, code="round_closed", round=number)
-    return RoundPlaying(
-        game.id,
-        number,
-        round_.id,
-        round_.rack,
-        _board(game, round_.board_before),
-        _rules(game),
-        _lexicon(game),
-        _notation(game),
-    )
+        raise Refused("round_not_started", f"round {number} has not started", round=number)
+    if round_.status == RoundStatus.CLOSED or number != game.round_number:
+        raise _round_closed(number)
+    setup = setup_of(game)
+    position = Position(setup.rules, setup.lexicon, setup.notation, setup.board(round_.board_before), round_.rack)
+    return RoundPlaying(game.id, number, round_.id, position)
 
 
 def judge(playing: RoundPlaying, text: object) -> tuple[str, int]:
-    """The play in canonical notation and its score as placed; placement errors are refused (422), word
-    validity is not looked at before the close. Pure engine work: no database."""
+    """The play in canonical notation and its score as placed; placement errors are refused, word validity
+    is not looked at before the close. Pure engine work: no database."""
     if not isinstance(text, str):
-        raise GameError("'move' is missing: give a play such as \"8D TRAIN\"", 422, code="move_missing")
+        raise Refused("move_missing", "'move' is missing: give a play such as \"8D TRAIN\"")
     try:
-        move = parse_move(text, playing.board, playing.notation)
-        evaluation = evaluate(playing.board, playing.rules, playing.lexicon, move, playing.rack, playing.notation)
-    except EngineError as exc:
-        raise GameError(str(exc), 422, code="illegal_play", engine=exc) from None
-    return format_move(evaluation.move, playing.notation), evaluation.score
+        return rounds.judge(playing.position, text)
+    except EngineError as error:
+        raise Refused.because(error, "illegal_play") from None
 
 
-def _round_closed(number: int) -> GameError:
-    return GameError(f"round {number} is closed", 409, code="round_closed", round=number)
+def _round_closed(number: int) -> Refused:
+    return Refused("round_closed", f"round {number} is closed", round=number)
 
 
 def _taken(round_id: int, received_at: datetime) -> bool:
@@ -445,7 +332,7 @@ def _taken(round_id: int, received_at: datetime) -> bool:
         update(Round)
         .where(
             Round.id == round_id,
-            Round.status.in_(("open", "paused")),
+            Round.status.in_((RoundStatus.OPEN, RoundStatus.PAUSED)),
             (Round.deadline.is_(None)) | (Round.deadline > received_at),
         )
         .values(status=Round.status)
@@ -453,7 +340,7 @@ def _taken(round_id: int, received_at: datetime) -> bool:
     return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | GameError]:
+def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | Refused]:
     """Write ``plays`` in one transaction, each with its ``submission`` event; for each, what it became.
 
     A play received before its round's deadline (or while the round was paused) is taken, any other is
@@ -461,7 +348,7 @@ def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | GameError]:
     instead of one each, which is what lets one process keep up with a room's last seconds. Committed
     before it returns: nobody is told a play is taken before it is on disk.
     """
-    outcome: list[AcceptedPlay | GameError] = [_round_closed(play.playing.number) for play in plays]
+    outcome: list[AcceptedPlay | Refused] = [_round_closed(play.playing.number) for play in plays]
     by_round: dict[int, list[int]] = {}
     for index, play in enumerate(plays):
         by_round.setdefault(play.playing.round_id, []).append(index)
@@ -528,13 +415,13 @@ def submit(game: Game, player: Player, number: int, text: object, now: datetime 
     too: a pause stops the clock, not the players' thinking."""
     now = now or utcnow()
     if player.game_id != game.id:
-        raise GameError("this token is not for this game", 403, code="wrong_game")
+        raise Refused("wrong_game", "this token is not for this game")
     if not isinstance(text, str):
-        raise GameError("'move' is missing: give a play such as \"8D TRAIN\"", 422, code="move_missing")
+        raise Refused("move_missing", "'move' is missing: give a play such as \"8D TRAIN\"")
     playing = round_playing(game, number)
     move, score = judge(playing, text)
     (outcome,) = store_plays([PendingPlay(playing, player.id, player.name, move, score, now)])
-    if isinstance(outcome, GameError):
+    if isinstance(outcome, Refused):
         raise outcome
     return outcome
 
@@ -547,6 +434,27 @@ def last_submission(round_: Round, player_id: int) -> Submission | None:
         .order_by(Submission.id.desc())
         .limit(1)
     ).scalar_one_or_none()
+
+
+def last_plays(round_id: int) -> dict[int, tuple[str, int]]:
+    """Each player's last play of the round (play, score as placed), by player id: read once for a room."""
+    rows = db.session.execute(
+        select(Submission.player_id, Submission.move, Submission.score_as_placed)
+        .where(Submission.round_id == round_id)
+        .order_by(Submission.id)
+    )
+    return {row.player_id: (row.move, row.score_as_placed) for row in rows}
+
+
+def last_play(round_id: int, player_id: int) -> tuple[str, int] | None:
+    """One player's last play of the round (play, score as placed), if any."""
+    last = db.session.execute(
+        select(Submission.move, Submission.score_as_placed)
+        .where(Submission.round_id == round_id, Submission.player_id == player_id)
+        .order_by(Submission.id.desc())
+        .limit(1)
+    ).first()
+    return (last.move, last.score_as_placed) if last is not None else None
 
 
 def submission_count(round_: Round) -> int:
@@ -571,49 +479,44 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     now = now or utcnow()
     condition = [Round.game_id == game_id, Round.number == number]
     if early:
-        condition.append(Round.status.in_(("open", "paused")))
-    else:
-        condition += [Round.status == "open", Round.deadline <= now]
-    done = db.session.execute(update(Round).where(*condition).values(status="closed", closed_at=now))
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
+        condition.append(Round.status.in_((RoundStatus.OPEN, RoundStatus.PAUSED)))
+    else:  # RoundClock.due, as a guard
+        condition += [Round.status == RoundStatus.OPEN, Round.deadline <= now]
+    if not _guarded(update(Round).where(*condition).values(status=RoundStatus.CLOSED, closed_at=now)):
         return False
     game = db.session.get(Game, game_id)
     round_ = db.session.execute(select(Round).where(*condition[:2])).scalar_one()
     assert game is not None
     db.session.refresh(round_)
-    rules, lexicon = _rules(game), _lexicon(game)
-    board = _board(game, round_.board_before)
+    setup = setup_of(game)
+    position = Position(setup.rules, setup.lexicon, setup.notation, setup.board(round_.board_before), round_.rack)
     # Rows, not ORM objects, in and out: a room of 10,000 hands in some 20,000 plays.
     last: dict[int, str] = {}
     for player_id, move in db.session.execute(
         select(Submission.player_id, Submission.move).where(Submission.round_id == round_.id).order_by(Submission.id)
     ):
         last[player_id] = move
-    score_counts = round_.legal_scores or []  # [score, how many legal plays score it]
-    results: list[dict[str, Any]] = []
-    for player_id, move in last.items():
-        evaluation = evaluate(board, rules, lexicon, move, round_.rack, _notation(game))
-        better = sum(count for score, count in score_counts if score > evaluation.score)
-        rank = 1 + better if evaluation.valid else None
-        results.append(
-            {
-                "round_id": round_.id,
-                "player_id": player_id,
-                "move": move,
-                "score": evaluation.score if evaluation.valid else 0,
-                "valid": evaluation.valid,
-                "invalid_words": list(evaluation.invalid_words) or None,
-                "rank": rank,
-            }
+    judged = rounds.judge_round(position, last, round_.legal_scores or [])
+    if judged:
+        db.session.execute(
+            insert(Result.__table__),
+            [
+                {
+                    "round_id": round_.id,
+                    "player_id": player_id,
+                    "move": result.move,
+                    "score": result.score,
+                    "valid": result.valid,
+                    "invalid_words": list(result.invalid_words) or None,
+                    "rank": result.rank,
+                }
+                for player_id, result in judged.items()
+            ],
         )
-    if results:
-        db.session.execute(insert(Result.__table__), results)
-    tops = round_.tops or []
-    round_.placed_move = tops[0]
-    _place(game, round_)
-    game.status = "revealing"
-    game.next_round_at = now + timedelta(seconds=game.reveal_seconds) if game.reveal_seconds is not None else None
+    round_.placed_move = (round_.tops or [])[0]
+    game.board, _reliquat = rounds.place(setup, round_.board_before, round_.placed_move, round_.rack)
+    game.status = GameStatus.REVEALING
+    game.next_round_at = rounds.reveal_until(now, game.reveal_seconds)
     log(
         game.id,
         "round_closed",
@@ -627,24 +530,15 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     return True
 
 
-def _place(game: Game, round_: Round) -> None:
-    board = _board(game, round_.board_before)
-    assert round_.placed_move is not None
-    board.place(parse_move(round_.placed_move, board, _notation(game)).tiles)
-    game.board = "".join(board.cells)
-
-
 def next_round(game_id: int, number: int, author: str, now: datetime | None = None) -> bool:
     """Start the round after ``number`` if the game is still revealing ``number``; returns whether
     this call did (idempotent, like :func:`close_round`)."""
     now = now or utcnow()
-    done = db.session.execute(
+    if not _guarded(
         update(Game)
-        .where(Game.id == game_id, Game.status == "revealing", Game.round_number == number)
-        .values(status="starting")
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
+        .where(Game.id == game_id, Game.status == GameStatus.REVEALING, Game.round_number == number)
+        .values(status=GameStatus.STARTING)
+    ):
         return False
     game = db.session.get(Game, game_id)
     assert game is not None
@@ -658,37 +552,33 @@ def next_round(game_id: int, number: int, author: str, now: datetime | None = No
 
 def close_now(game: Game, author: str, now: datetime | None = None) -> None:
     """The director closes the running round before its deadline."""
-    round_ = current_round(game)
-    if round_ is None or round_.status == "closed" or game.status not in ("playing", "paused"):
-        raise GameError("no round is running", 409, code="not_running")
-    if not close_round(game.id, round_.number, author, now, early=True):
-        raise GameError("the round has just closed", 409, code="just_closed")
+    clock: RoundClock = _rule(lambda: rounds.check_close_now(state_of(game)))
+    if not close_round(game.id, clock.number, author, now, early=True):
+        raise Refused("just_closed", "the round has just closed")
 
 
 def advance(game: Game, author: str, now: datetime | None = None) -> None:
     """The director starts the next round without waiting for the end of the reveal pause."""
-    if game.status != "revealing" or not next_round(game.id, game.round_number, author, now):
-        raise GameError("the next round starts only after a round's reveal", 409, code="not_revealing")
+    _rule(lambda: rounds.check_advance(state_of(game)))
+    if not next_round(game.id, game.round_number, author, now):
+        raise Refused("not_revealing", "the next round starts only after a round's reveal")
 
 
 def end_game(game: Game, author: str, now: datetime | None = None) -> None:
     """End the game now, at the director's word. A round in play is closed first, so its plays count."""
     now = now or utcnow()
-    if game.status == "finished":
-        raise GameError("the game is already over", 409, code="game_finished")
-    round_ = current_round(game)
-    if round_ is not None and round_.status != "closed":
-        close_round(game.id, round_.number, author, now, early=True)
+    state = state_of(game)
+    _rule(lambda: rounds.check_end(state))
+    if state.clock is not None and state.clock.status is not RoundStatus.CLOSED:
+        close_round(game.id, state.clock.number, author, now, early=True)
         db.session.refresh(game)
     # Guarded like every transition: the scheduler may start the next round at this very moment.
-    done = db.session.execute(
+    if not _guarded(
         update(Game)
-        .where(Game.id == game.id, Game.status.in_(("lobby", "revealing")))
-        .values(status="finished", end_reason="director", next_round_at=None)
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
-        raise GameError("the game changed at this moment: try again", 409, code="just_closed")
+        .where(Game.id == game.id, Game.status.in_((GameStatus.LOBBY, GameStatus.REVEALING)))
+        .values(status=GameStatus.FINISHED, end_reason="director", next_round_at=None)
+    ):
+        raise Refused("just_closed", "the game changed at this moment: try again")
     log(game.id, "finished", {"reason": "director", "rounds": len(game.rounds)}, author, now)
     db.session.commit()
     db.session.refresh(game)
@@ -697,18 +587,15 @@ def end_game(game: Game, author: str, now: datetime | None = None) -> None:
 def pause(game: Game, author: str, now: datetime | None = None) -> None:
     now = now or utcnow()
     round_ = current_round(game)
-    if game.status != "playing" or round_ is None or round_.status != "open" or round_.deadline is None:
-        raise GameError("only a running round can be paused", 409, code="not_running")
-    left = max(0.0, (round_.deadline - now).total_seconds())
-    done = db.session.execute(
+    left: float = _rule(lambda: rounds.pause(state_of(game, round_), now))
+    assert round_ is not None
+    if not _guarded(
         update(Round)
-        .where(Round.id == round_.id, Round.status == "open", Round.deadline > now)
-        .values(status="paused", deadline=None, seconds_left_when_paused=left)
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
-        raise GameError("the round has just closed", 409, code="just_closed")
-    game.status = "paused"
+        .where(Round.id == round_.id, Round.status == RoundStatus.OPEN, Round.deadline > now)
+        .values(status=RoundStatus.PAUSED, deadline=None, seconds_left_when_paused=left)
+    ):
+        raise Refused("just_closed", "the round has just closed")
+    game.status = GameStatus.PAUSED
     log(game.id, "paused", {"round": round_.number, "seconds_left": round(left, 1)}, author, now)
     db.session.commit()
 
@@ -716,11 +603,10 @@ def pause(game: Game, author: str, now: datetime | None = None) -> None:
 def resume(game: Game, author: str, now: datetime | None = None) -> None:
     now = now or utcnow()
     round_ = current_round(game)
-    if game.status != "paused" or round_ is None or round_.status != "paused":
-        raise GameError("the game is not paused", 409, code="not_paused")
-    deadline = now + timedelta(seconds=round_.seconds_left_when_paused or 0)
-    round_.status, round_.deadline, round_.seconds_left_when_paused = "open", deadline, None
-    game.status = "playing"
+    deadline: datetime = _rule(lambda: rounds.resume(state_of(game, round_), now))
+    assert round_ is not None
+    round_.status, round_.deadline, round_.seconds_left_when_paused = RoundStatus.OPEN, deadline, None
+    game.status = GameStatus.PLAYING
     log(game.id, "resumed", {"round": round_.number, "deadline": deadline.isoformat()}, author, now)
     db.session.commit()
     _plan("close", game.id, round_.number, deadline)
@@ -728,24 +614,19 @@ def resume(game: Game, author: str, now: datetime | None = None) -> None:
 
 def extend(game: Game, seconds: object, author: str, now: datetime | None = None) -> None:
     now = now or utcnow()
-    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= 3600:
-        raise GameError("'seconds' must be a whole number from 1 to 3600", 422, code="bad_seconds")
     round_ = current_round(game)
-    if round_ is None or round_.status == "closed":
-        raise GameError("there is no round running to extend", 409, code="not_running")
-    if round_.status == "paused":
-        round_.seconds_left_when_paused = (round_.seconds_left_when_paused or 0) + seconds
-    else:
-        assert round_.deadline is not None
-        done = db.session.execute(
-            update(Round)
-            .where(Round.id == round_.id, Round.status == "open", Round.deadline > now)
-            .values(deadline=round_.deadline + timedelta(seconds=seconds))
-        )
-        if done.rowcount != 1:  # type: ignore[attr-defined]
-            db.session.rollback()
-            raise GameError("the round has just closed", 409, code="just_closed")
+    clock: RoundClock = _rule(lambda: rounds.extend(state_of(game, round_), seconds, now))
+    assert round_ is not None
+    if clock.status is RoundStatus.PAUSED:
+        round_.seconds_left_when_paused = clock.paused_left
+    elif _guarded(
+        update(Round)
+        .where(Round.id == round_.id, Round.status == RoundStatus.OPEN, Round.deadline > now)
+        .values(deadline=clock.deadline)
+    ):
         db.session.refresh(round_)
+    else:
+        raise Refused("just_closed", "the round has just closed")
     log(game.id, "extended", {"round": round_.number, "seconds": seconds}, author, now)
     db.session.commit()
     if round_.deadline is not None:
@@ -755,40 +636,30 @@ def extend(game: Game, seconds: object, author: str, now: datetime | None = None
 def choose_top(game: Game, number: int, move: object, author: str) -> None:
     """Place another of the round's tops instead (until the next round starts)."""
     round_ = current_round(game)
-    if game.status != "revealing" or round_ is None or round_.number != number:
-        raise GameError("another top can be chosen only during the reveal of the last round", 409, code="not_revealing")
-    tops = round_.tops or []
-    if move not in tops:
-        raise GameError(
-            f"{move!r} is not one of the round's tops ({', '.join(tops)})", 422, code="not_a_top", move=str(move)
-        )
-    round_.placed_move = str(move)
-    _place(game, round_)
-    log(game.id, "placed", {"round": number, "placed": round_.placed_move}, author)
+    tops = list(round_.tops or []) if round_ is not None else []
+    chosen: str = _rule(lambda: rounds.choose_top(state_of(game, round_), number, move, tops))
+    assert round_ is not None
+    round_.placed_move = chosen
+    game.board, _reliquat = rounds.place(setup_of(game), round_.board_before, chosen, round_.rack)
+    log(game.id, "placed", {"round": number, "placed": chosen}, author)
     db.session.commit()
 
 
 def correct(game: Game, number: int, player_id: object, score: object, reason: object, author: str) -> None:
+    """A director's correction of a player's round score; kept beside the original, never over it."""
     round_ = db.session.execute(
         select(Round).where(Round.game_id == game.id, Round.number == number)
     ).scalar_one_or_none()
-    if round_ is None or round_.status != "closed":
-        raise GameError(f"round {number} is not closed", 409, code="round_not_closed", round=number)
+    if round_ is None or round_.status != RoundStatus.CLOSED:
+        raise Refused("round_not_closed", f"round {number} is not closed", round=number)
     # Not a bool, and within an INTEGER column: a larger id would overflow in the query (a 500), not miss.
     known = isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < 2**31
     player = db.session.get(Player, player_id) if known else None
     if player is None or player.game_id != game.id:
-        raise GameError("'player_id' is not a player of this game", 422, code="unknown_player")
-    if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 10_000:
-        raise GameError("'score' must be a whole number from 0 to 10000", 422, code="bad_score")
-    if not isinstance(reason, str) or not reason.strip():
-        raise GameError("'reason' is required: say why the score is corrected", 422, code="reason_missing")
-    db.session.add(
-        Correction(round_id=round_.id, player_id=player.id, score=score, reason=reason.strip(), author=author)
-    )
-    log(
-        game.id, "corrected", {"round": number, "player": player.name, "score": score, "reason": reason.strip()}, author
-    )
+        raise Refused("unknown_player", "'player_id' is not a player of this game")
+    corrected, why = _rule(lambda: rounds.correction(score, reason))
+    db.session.add(Correction(round_id=round_.id, player_id=player.id, score=corrected, reason=why, author=author))
+    log(game.id, "corrected", {"round": number, "player": player.name, "score": corrected, "reason": why}, author)
     db.session.commit()
 
 
@@ -796,12 +667,12 @@ def correct(game: Game, number: int, player_id: object, score: object, reason: o
 
 
 def results(game: Game) -> GameResults:
-    """Every closed round's results and the standings, corrections applied."""
+    """Every closed round's results and the standings, corrections applied, as the game's mode scores them."""
     names = {p.id: p.name for p in game.players}
     records: list[RoundRecord] = []
     corrections: list[CorrectionRecord] = []
     for round_ in game.rounds:
-        if round_.status != "closed":
+        if round_.status != RoundStatus.CLOSED:
             continue
         rows = db.session.execute(select(Result).where(Result.round_id == round_.id)).scalars()
         submissions = [SubmissionRecord(names[r.player_id], r.move or "", r.score, r.valid) for r in rows]
@@ -811,29 +682,22 @@ def results(game: Game) -> GameResults:
             select(Correction).where(Correction.round_id == round_.id).order_by(Correction.id)
         ).scalars():
             corrections.append(CorrectionRecord(names[c.player_id], round_.number, c.score, c.reason, c.author))
-    return score_game(records, list(names.values()), corrections, SoloRule(game.solo_bonus, game.solo_min_players))
+    return mode_of(game).score(
+        records, list(names.values()), corrections, SoloRule(game.solo_bonus, game.solo_min_players)
+    )
 
 
 def due_work(now: datetime) -> list[tuple[str, int, int]]:
     """Transitions whose time has come: rounds past their deadline, reveals past their pause."""
     closes = db.session.execute(
-        select(Round.game_id, Round.number).where(Round.status == "open", Round.deadline <= now)
+        select(Round.game_id, Round.number).where(Round.status == RoundStatus.OPEN, Round.deadline <= now)
     ).all()
     nexts = db.session.execute(
-        select(Game.id, Game.round_number).where(Game.status == "revealing", Game.next_round_at <= now)
+        select(Game.id, Game.round_number).where(Game.status == GameStatus.REVEALING, Game.next_round_at <= now)
     ).all()
     return [("close", g, n) for g, n in closes] + [("next", g, n) for g, n in nexts]
 
 
 def seconds_left(round_: Round | None, now: datetime | None = None) -> float | None:
-    if round_ is None or round_.status == "closed":
-        return None
-    if round_.status == "paused":
-        return round_.seconds_left_when_paused
-    assert round_.deadline is not None
-    return seconds_until(round_.deadline, now or utcnow())
-
-
-def seconds_until(deadline: datetime, now: datetime) -> float:
-    """Seconds from ``now`` to ``deadline`` (stored naive in UTC by SQLite), never below zero."""
-    return max(0.0, ((deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)) - now).total_seconds())
+    clock = clock_of(round_)
+    return clock.seconds_left(now or utcnow()) if clock is not None else None

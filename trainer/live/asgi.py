@@ -14,31 +14,29 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import re
 import threading
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
-from ..api.common import MAX_ID
-from ..api.events import HEADERS, RETRY_MS, fetch, frame, quiet_arg, resume_from, seconds_arg
-from ..extensions import db, lexicon_store
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
 from ..games.cache import UNVERSIONED_KINDS
-from ..games.models import Game
-from ..games.service import GameError
+from ..games.events import events_after, game_exists
+from ..http.errors import status_of
+from ..http.fragments import RoomRenderer
+from ..http.headers import header_pairs
+from ..http.ids import MAX_ID
+from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
+from .asgi_tools import Receive, Scope, Send
 from .collector import Collector
 from .hub import EventHub
 from .pages import LIVE_PATH, PhonePages
-from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk, header_pairs
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk
 
 EVENTS_PATH = re.compile(r"/api/games/([0-9]{1,12})/events/?")
 HEARTBEAT_SECONDS = 15.0
@@ -50,12 +48,12 @@ log = logging.getLogger(__name__)
 class TirageASGI:
     """The ASGI application of one web process."""
 
-    def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
+    def __init__(self, app: Flask, renderer: RoomRenderer, threads: int = DEFAULT_THREADS) -> None:
         self.flask = app
         self.wsgi = WSGIMiddleware(app, workers=threads)  # type: ignore[arg-type]
         self.hub = EventHub(app, poll=app.config.get("TIRAGE_LIVE_POLL"), redis_url=app.config.get("TIRAGE_REDIS_URL"))
         self.desk = PlayDesk(app, self.wsgi, self.hub)  # type: ignore[arg-type]
-        self.pages = PhonePages(app, self.wsgi, self.desk)  # type: ignore[arg-type]
+        self.pages = PhonePages(app, self.wsgi, self.desk, renderer)  # type: ignore[arg-type]
         self.https = bool(app.config.get("TIRAGE_HTTPS"))
         self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
         self._deadlines: dict[Any, float] = {}
@@ -129,13 +127,13 @@ class TirageASGI:
         headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
         query = {key: values[-1] for key, values in parse_qs(scope["query_string"].decode("latin-1")).items()}
         try:
-            if game_id > MAX_ID or not await asyncio.to_thread(self._game_exists, game_id):
-                raise GameError(f"no game has the id {game_id}", 404)
+            if game_id > MAX_ID or not await asyncio.to_thread(game_exists, self.flask, game_id):
+                raise Refused("no_game", f"no game has the id {game_id}")
             after = resume_from(headers.get("last-event-id"), query.get("last_event_id"))
             timeout = seconds_arg("timeout", query.get("timeout"))
             quiet = quiet_arg(query.get("quiet"))
-        except GameError as error:
-            await _json_error(send, error.status, str(error), self.https)
+        except Refused as error:
+            await _json_error(send, status_of(error), str(error), self.https)
             return
 
         stream = self.hub.subscribe(game_id, quiet)  # before the catch-up read, so nothing falls between
@@ -143,7 +141,7 @@ class TirageASGI:
         self._deadlines[stream] = loop.time() + timeout
         watcher = asyncio.create_task(_watch_disconnect(receive, stream.close))
         try:
-            caught_up = await asyncio.to_thread(fetch, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
+            caught_up = await asyncio.to_thread(events_after, self.flask, game_id, after, quiet, CATCH_UP_LIMIT)
             await send(
                 {
                     "type": "http.response.start",
@@ -174,10 +172,6 @@ class TirageASGI:
             self.hub.unsubscribe(stream)
             self._deadlines.pop(stream, None)
 
-    def _game_exists(self, game_id: int) -> bool:
-        with self.flask.app_context():
-            return db.session.get(Game, game_id) is not None
-
 
 async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None]) -> None:
     while (await receive())["type"] != "http.disconnect":
@@ -198,12 +192,3 @@ def _warm_lexicons(app: Flask) -> None:
     for name in store.catalogue():
         with contextlib.suppress(ValueError, OSError):  # a broken imported list shows up when used
             store.load(name)
-
-
-def from_environment() -> TirageASGI:
-    """The application of one uvicorn worker (``tirage serve --workers N`` imports it by name)."""
-    from ..app import create_app
-
-    scheduler = os.environ.get("TIRAGE_SERVE_SCHEDULER") == "1"
-    threads = int(os.environ.get("TIRAGE_SERVE_THREADS", DEFAULT_THREADS))
-    return TirageASGI(create_app({"TIRAGE_SCHEDULER": scheduler}), threads)

@@ -21,12 +21,11 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import func, or_, select
 
-from ..api import present
-from ..api.events import frame
-from ..extensions import db
+from ..core.database import db
+from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Event
-from . import notify
+from ..http.sse import frame
 
 POLL_SECONDS = 0.5  # without Redis, how late an event written by another process may be
 REDIS_POLL_SECONDS = 5.0  # with Redis, only a safety net for lost messages

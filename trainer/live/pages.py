@@ -6,9 +6,10 @@ room fetches ``GET /play/<id>/live`` again. Through the Flask view each fetch co
 new rack 24 s late and the reveal 30 s late (``bench/load.py --phones pages``).
 
 Here the fragment is rendered once per version of the game and language, with the player's own parts
-left as slots (``templates/play/_live.html``), and each player's parts once for the whole room, in a
-worker thread; a request is then a lookup and a join. What changes without a new version is filled
-in per request: the clock's seconds left, and, while a round runs, the player's own play. Plays do
+left as slots, and each player's parts once for the whole room, in a worker thread, by the pages'
+renderer (:class:`trainer.web.phone.PhoneFragments`, handed in by :mod:`trainer.server`); a request is
+then a lookup and a join. What changes without a new version is filled in per request: the clock's
+seconds left, and, while a round runs, the player's own play. Plays do
 not change the version, so the rendering reads the round's plays once, and they are used for as long
 as no play has been stored since (this process's play path counts its own, the event hub counts the
 submission events it reads: a play through another process shows within the hub's next read, 50 ms);
@@ -25,62 +26,35 @@ instead), a query string (a language or theme switch), a game that does not exis
 from __future__ import annotations
 
 import asyncio
-import math
 import re
-from dataclasses import dataclass, field, replace
-from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
-from flask import Flask, get_template_attribute, render_template
+from flask import Flask
 from itsdangerous import BadSignature
-from markupsafe import Markup, escape
-from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from ..extensions import db
 from ..games import service
-from ..games.models import Game, Submission, utcnow
-from ..web import LANG_COOKIE, choose_language
-from ..web.common import token_in
-from ..web.gameview import GameView, results_of
-from ..web.play import SESSION_KEY, page_context
-from .plays import ASGIApp, BuiltOnce, KnownPlayer, PlayDesk, Receive, Scope, Send, header_pairs
+from ..http.fragments import RoomFragment, RoomRenderer
+from ..http.headers import header_pairs
+from ..http.language import LANG_COOKIE, choose_language
+from ..http.session import PLAYER_TOKENS, token_in
+from .asgi_tools import ASGIApp, BuiltOnce, Receive, Scope, Send
+from .plays import KnownPlayer, PlayDesk
 
 LIVE_PATH = re.compile(r"/play/([1-9][0-9]{0,9})/live")
-SLOT = re.compile("\x00slot:([a-z]+)\x00")
-MOVE, SCORE = "\x00move\x00", "\x00score\x00"
-RUNNING_CLOCK = re.compile(r'data-seconds-left="[^"]*" data-running="1">[^<]*</div>')
 ROOMS_KEPT = 8  # (game, version, language) renderings kept, about 1 kB a player each
-
-
-@dataclass
-class RoomFragment:
-    """One version of one game's fragment in one language: the shared parts and each player's own."""
-
-    parts: list[str]  # text, slot name, text, slot name, ..., text
-    own: dict[int, dict[str, str]]  # player id -> slot -> html
-    shared: dict[str, str] = field(default_factory=dict)  # slot -> html when the player has no part of their own
-    submitted: str = ""  # the "your play" line, with MOVE and SCORE to fill in
-    not_submitted: str = ""
-    status: str = ""
-    version: int = 0
-    language: str = ""
-    round_id: int | None = None  # the round being played
-    plays: dict[int, tuple[str, int]] = field(default_factory=dict)  # its last play of each player, when rendered
-    plays_mark: tuple[int, int] = (0, 0)  # the count of plays stored before that (see PhonePages._plays_mark)
-    deadline: datetime | None = None  # while the clock runs
 
 
 class PhonePages:
     """``GET /play/<id>/live`` for the players of a room, in the event loop."""
 
-    def __init__(self, app: Flask, fallback: ASGIApp, desk: PlayDesk) -> None:
+    def __init__(self, app: Flask, fallback: ASGIApp, desk: PlayDesk, renderer: RoomRenderer) -> None:
         self.app = app
         self.fallback = fallback
         self.desk = desk
+        self.renderer = renderer
         self.fragments: BuiltOnce[tuple[int, int, str], RoomFragment] = BuiltOnce(ROOMS_KEPT, "phone fragments")
         self._lobbies: dict[tuple[int, str], RoomFragment] = {}  # (game, language) -> its last lobby rendering
         self._signer: Any = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
@@ -113,17 +87,17 @@ class PhonePages:
         submitted = ""
         if room.round_id is not None:
             play = room.plays.get(player.id)
-            if self._plays_mark(game_id) != room.plays_mark:  # a play was stored since: read this player's
+            if self.plays_mark(game_id) != room.plays_mark:  # a play was stored since: read this player's
                 try:
                     play = await asyncio.to_thread(self._last_play, room.round_id, player.id)
                 except (OperationalError, InterfaceError):
                     self.handed_on += 1
                     await self.fallback(scope, receive, send)  # the view says the database is away
                     return
-            submitted = _play_line(room, play)
-        html = "".join(part if i % 2 == 0 else _fill(part, own, room, submitted) for i, part in enumerate(room.parts))
+            submitted = room.play_line(play)
+        html = room.assemble(own, submitted)
         if room.deadline is not None:
-            html = RUNNING_CLOCK.sub(_clock(room.deadline), html, count=1)
+            html = self.renderer.with_clock(html, room.deadline)
         body = html.encode()
         self.answered += 1
         await send(
@@ -143,7 +117,7 @@ class PhonePages:
             session = self._signer.loads(cookie, max_age=self._max_age)
         except (BadSignature, ValueError, TypeError):
             return None
-        return token_in(session, SESSION_KEY, game_id)
+        return token_in(session, PLAYER_TOKENS, game_id)
 
     async def _room(self, game_id: int, language: str) -> RoomFragment | None:
         version = await self.desk.game_version(game_id)
@@ -154,7 +128,7 @@ class PhonePages:
         lobby = self._lobbies.get((game_id, language))
         if lobby is not None and version > lobby.version and self.desk.hub.only_joins_since(game_id, lobby.version):
             return lobby
-        plays_mark = self._plays_mark(game_id)
+        plays_mark = self.plays_mark(game_id)
         room = await self.fragments.get(
             (game_id, version, language), lambda: self._build(game_id, language, version, plays_mark)
         )
@@ -167,99 +141,28 @@ class PhonePages:
     async def _joined_since(self, room: RoomFragment, player: KnownPlayer) -> dict[str, str] | None:
         """The own parts of a player who joined after the lobby was rendered, added to it."""
         try:
-            own = await asyncio.to_thread(self._render_who, player.name, room.language)
+            own = await asyncio.to_thread(self.renderer.who, player.name, room.language)
         except Exception:
             return None
         room.own[player.id] = own
         return own
 
-    def _plays_mark(self, game_id: int) -> tuple[int, int]:
+    def plays_mark(self, game_id: int) -> tuple[int, int]:
         """Changes whenever a play of the game is stored: by this process's play path at once, by any other
         path when the event hub reads its submission event."""
         return self.desk.stored_in.get(game_id, 0), self.desk.hub.submissions_read.get(game_id, 0)
 
     # ------------------------------------------------------------ in a worker thread
 
-    def _render_who(self, name: str, language: str) -> dict[str, str]:
-        with self.app.test_request_context("/", query_string={"lang": language}):
-            who = get_template_attribute("play/_me.html", "who")
-            return {"who": str(who(SimpleNamespace(player=SimpleNamespace(name=name))))}
-
     def _build(self, game_id: int, language: str, version: int, plays_mark: tuple[int, int]) -> RoomFragment | None:
-        """Read after the version and the plays' mark were taken, so never older than them (as the reveal
-        answers are)."""
-        with self.app.test_request_context(f"/play/{game_id}/live", query_string={"lang": language}):
-            game = db.session.get(Game, game_id)
-            if game is None:
-                return None
+        room = self.renderer.room(game_id, language, version, plays_mark)
+        if room is not None:
             self.builds += 1
-            context = page_context(game, None)
-            view: GameView = context["view"]  # type: ignore[assignment]
-            shared = render_template("play/_live.html", slot=lambda name: Markup(f"\x00slot:{name}\x00"), **context)
-            who = get_template_attribute("play/_me.html", "who")
-            result = get_template_attribute("play/_me.html", "my_result")
-            top_ten = get_template_attribute("play/_me.html", "top_ten")
-            submitted = get_template_attribute("play/_me.html", "submitted")
-            slots = set(SLOT.findall(shared))
-            leaders = {s.player for s in view.standings[:10]}
-            room = RoomFragment(SLOT.split(shared), {}, status=view.status, version=version, language=language)
-            everyone = results_of(view, list(game.players))
-            for player, me in everyone.items():
-                own = {"who": str(who(me))}
-                if "result" in slots:
-                    own["result"] = str(result(view, me))
-                if "standings" in slots and me.player.name in leaders:
-                    own["standings"] = str(top_ten(view, me))  # their line stands out
-                room.own[player] = own
-            if "standings" in slots:
-                room.shared["standings"] = str(top_ten(view))
-            if "submitted" in slots and view.round is not None and room.own:
-                anyone = next(iter(everyone.values()))
-                room.round_id = view.round.id
-                room.plays_mark = plays_mark
-                room.plays = {
-                    row.player_id: (row.move, row.score_as_placed)
-                    for row in db.session.execute(
-                        select(Submission.player_id, Submission.move, Submission.score_as_placed)
-                        .where(Submission.round_id == view.round.id)
-                        .order_by(Submission.id)
-                    )
-                }
-                room.submitted = str(submitted(replace(anyone, submitted=MOVE, submitted_score=SCORE)))  # type: ignore[arg-type]
-                room.not_submitted = str(submitted(anyone))
-            if view.status == "playing" and view.round is not None and view.round.deadline is not None:
-                room.deadline = view.round.deadline
-            return room
+        return room
 
     def _last_play(self, round_id: int, player_id: int) -> tuple[str, int] | None:
         with self.app.app_context():
-            last = db.session.execute(
-                select(Submission.move, Submission.score_as_placed)
-                .where(Submission.round_id == round_id, Submission.player_id == player_id)
-                .order_by(Submission.id.desc())
-                .limit(1)
-            ).first()
-        return (last.move, last.score_as_placed) if last is not None else None
-
-
-def _fill(slot: str, own: dict[str, str], room: RoomFragment, submitted: str) -> str:
-    if slot == "submitted":
-        return submitted
-    return own[slot] if slot in own else room.shared[slot]
-
-
-def _play_line(room: RoomFragment, play: tuple[str, int] | None) -> str:
-    """The player's "your play" line for the round being played."""
-    if play is None or not play[0]:
-        return room.not_submitted
-    return room.submitted.replace(MOVE, str(escape(play[0]))).replace(SCORE, str(escape(play[1])))
-
-
-def _clock(deadline: datetime) -> str:
-    """The running clock as the template writes it, for now."""
-    left = service.seconds_until(deadline, utcnow())
-    whole = math.ceil(left)
-    return f'data-seconds-left="{left}" data-running="1">{whole // 60}:{whole % 60:02d}</div>'
+            return service.last_play(round_id, player_id)
 
 
 def _cookies(header: str) -> dict[str, str]:

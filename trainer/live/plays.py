@@ -36,31 +36,39 @@ import queue
 import re
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from ..api import present
-from ..api.common import DATABASE_UNAVAILABLE, MAX_BODY, MAX_ID, RETRY_AFTER_SECONDS, iso
-from ..extensions import db
-from ..games import service
+from ..core.clock import iso, utcnow
+from ..core.codes import hash_token
+from ..core.database import database_error_summary, db
+from ..core.errors import Refused
+from ..games import present, service
 from ..games.cache import game_results, version_of
-from ..games.models import Game, Player, Round, utcnow
-from ..games.scheduler import database_error_summary
-from ..games.service import AcceptedPlay, GameError, PendingPlay, RoundPlaying
-from ..web.security import HSTS, SECURITY_HEADERS, submit_allowed
+from ..games.models import Game, Player, Round
+from ..games.service import AcceptedPlay, PendingPlay, RoundPlaying
+from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
+from ..http.headers import header_pairs
+from ..http.ids import MAX_ID
+from ..http.ratelimit import submit_allowed
+from .asgi_tools import (
+    ASGIApp,
+    BuiltOnce,
+    Kept,
+    Receive,
+    Scope,
+    Send,
+    bearer_token,
+    json_bytes,
+    read_body,
+    read_in_thread,
+    replaying,
+)
 from .hub import EventHub
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PLAYS_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/plays")
 MY_ROUND_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/me")
@@ -71,62 +79,6 @@ ROUNDS_KEPT = 64  # rounds being played at once in this process
 BATCH_LIMIT = 2000  # plays written in one transaction at most
 NOT_STORED = "the server could not store the play just now: try again in a few seconds"
 log = logging.getLogger(__name__)
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-T = TypeVar("T")
-
-
-class Kept(Generic[K, V]):
-    """A bounded map that forgets the least recently used entry (used from the event loop only)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._entries.get(key)
-        if value is not None:
-            self._entries.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        self._entries[key] = value
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
-
-
-class BuiltOnce(Generic[K, T]):
-    """What a worker thread builds for a whole room once per key (a version of a game) while every other
-    request for that key waits for it; the last few kept. Used from the event loop only."""
-
-    def __init__(self, size: int, what: str) -> None:
-        self.kept: Kept[K, T] = Kept(size)
-        self.what = what
-        self._building: dict[K, asyncio.Future[T | None]] = {}
-
-    async def get(self, key: K, build: Callable[[], T | None]) -> T | None:
-        """The thing for ``key``, or None when ``build`` found nothing or failed (the view then answers, and
-        says what is wrong: 503 when the database is away)."""
-        found = self.kept.get(key)
-        if found is not None:
-            return found
-        building = self._building.get(key)
-        if building is None:
-            building = asyncio.ensure_future(asyncio.to_thread(build))
-            self._building[key] = building
-            building.add_done_callback(lambda _done: self._building.pop(key, None))
-        try:
-            found = await asyncio.shield(building)
-        except (OperationalError, InterfaceError):
-            return None
-        except Exception:
-            log.exception("building %s for %r failed", self.what, key)
-            return None
-        if found is not None:
-            self.kept.put(key, found)
-        return found
 
 
 @dataclass(frozen=True)
@@ -184,19 +136,19 @@ class PlayDesk:
 
     async def play(self, scope: Scope, receive: Receive, send: Send) -> None:
         game_id, number = _ids(PLAYS_PATH, scope)
-        body, complete = await _read_body(receive)
-        replay = _replaying(body, complete, receive)
+        body, complete = await read_body(receive)
+        replay = replaying(body, complete, receive)
         received_at = utcnow()
-        token, move = _token(scope), _move(body) if complete else None
+        token, move = bearer_token(scope), _move(body) if complete else None
         player = await self.known_player(token, game_id) if move is not None else None
         playing = await self._round(game_id, number) if player is not None else None
         if token is None or move is None or player is None or playing is None:
             await self._hand_on(scope, replay, send)
             return
-        refused: GameError | None = None
+        refused: Refused | None = None
         try:
             text, score = service.judge(playing, move)
-        except GameError as error:
+        except Refused as error:
             refused = error
         # Counted before anything is answered, refused plays too, as the view's limit does.
         allowed = (
@@ -209,15 +161,15 @@ class PlayDesk:
             return
         if refused is not None:  # not a legal placement: 422 with the engine's reason, as the view says it
             self.counts.refused += 1
-            await self._answer(send, refused.status, {"error": str(refused)})
+            await self._answer(send, status_of(refused), {"error": str(refused)})
             return
         future: asyncio.Future[AcceptedPlay] = asyncio.get_running_loop().create_future()
         self._queue.put((PendingPlay(playing, player.id, player.name, text, score, received_at), future))
         self.counts.taken += 1
         try:
             accepted = await future
-        except GameError as late:
-            await self._answer(send, late.status, {"error": str(late)})
+        except Refused as late:
+            await self._answer(send, status_of(late), {"error": str(late)})
             return
         except (OperationalError, InterfaceError) as error:
             log.warning("database unavailable for POST %s: %s", scope["path"], database_error_summary(error))
@@ -240,7 +192,7 @@ class PlayDesk:
 
     async def my_round(self, scope: Scope, receive: Receive, send: Send) -> None:
         game_id, number = _ids(MY_ROUND_PATH, scope)
-        player = await self.known_player(_token(scope), game_id)
+        player = await self.known_player(bearer_token(scope), game_id)
         answers = await self._reveal(game_id, number) if player is not None else None
         body = answers.get(player.id) if answers is not None and player is not None else None
         if body is None:  # not closed, not found, a player who joined since: the view says what it is
@@ -253,10 +205,10 @@ class PlayDesk:
         """The player of ``token`` if it is one of game ``game_id``'s."""
         if token is None or game_id > MAX_ID:
             return None
-        token_hash = service.hash_token(token)
+        token_hash = hash_token(token)
         player = self.players.get(token_hash)
         if player is None:
-            found = await _read(self._find_players, token_hash, game_id) or {}
+            found = await read_in_thread(self._find_players, token_hash, game_id) or {}
             for known_hash, known in found.items():
                 self.players.put(known_hash, known)
             player = found.get(token_hash)
@@ -267,7 +219,7 @@ class PlayDesk:
             return None
         playing = self.rounds.get((game_id, number))
         if playing is None:
-            playing = await _read(self._find_round, game_id, number)
+            playing = await read_in_thread(self._find_round, game_id, number)
             if playing is not None:
                 self.rounds.put((game_id, number), playing)
         return playing
@@ -287,7 +239,7 @@ class PlayDesk:
         has read, or the database's the first time (None when it is away)."""
         version = self.hub.versions.get(game_id)
         if version is None:  # nothing of this game read since the hub started: ask the database once
-            found = await _read(self._find_version, game_id)
+            found = await read_in_thread(self._find_version, game_id)
             if found is None:
                 return None
             self.hub.note_version(game_id, found)
@@ -301,7 +253,7 @@ class PlayDesk:
     async def _answer(
         self, send: Send, status: int, payload: dict[str, Any], extra: dict[str, str] | None = None
     ) -> None:
-        await self._send(send, status, _json(payload), extra)
+        await self._send(send, status, json_bytes(payload), extra)
 
     async def _send(self, send: Send, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
         headers = [*self._headers, (b"content-length", str(len(body)).encode()), *header_pairs(extra or {})]
@@ -336,7 +288,7 @@ class PlayDesk:
                 return None
             try:
                 return service.round_playing(game, number)
-            except GameError:
+            except Refused:
                 return None  # not started, or over: the view says so
 
     def _find_version(self, game_id: int) -> int:
@@ -359,7 +311,7 @@ class PlayDesk:
                 return None
             self.counts.reveal_builds += 1
             answers = present.every_my_round(game, round_, game_results(game))
-            return {player_id: _json(answer) for player_id, answer in answers.items()}
+            return {player_id: json_bytes(answer) for player_id, answer in answers.items()}
 
     # ------------------------------------------------------------ the writer thread
 
@@ -400,29 +352,6 @@ class PlayDesk:
         loop.call_soon_threadsafe(_settle, futures, outcomes)
 
 
-def header_pairs(headers: dict[str, str], security: bool | None = None) -> list[tuple[bytes, bytes]]:
-    """``headers`` as ASGI wants them; with ``security`` (whether the site is on https) also the security
-    headers every answer of the Flask application carries, HSTS included on https."""
-    if security is not None:
-        headers = {**SECURITY_HEADERS, **({"Strict-Transport-Security": HSTS} if security else {}), **headers}
-    return [(key.lower().encode("latin-1"), value.encode("latin-1")) for key, value in headers.items()]
-
-
-def _json(payload: dict[str, Any]) -> bytes:
-    """JSON as the Flask views write it: sorted keys, compact, a newline."""
-    return (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode()
-
-
-async def _read(function: Callable[..., T], *args: Any) -> T | None:
-    """``function(*args)`` in a worker thread; None when it fails (the database away: the view, which the
-    request is then handed to, answers 503)."""
-    try:
-        return await asyncio.to_thread(function, *args)
-    except Exception as error:
-        log.debug("read for the play path failed: %s", error)
-        return None
-
-
 def _ids(path: re.Pattern[str], scope: Scope) -> tuple[int, int]:
     """The game id and round number of a path the application matched with ``path``."""
     match = path.fullmatch(scope["path"])
@@ -441,46 +370,6 @@ def _settle(futures: list[asyncio.Future[AcceptedPlay]], outcomes: list[Accepted
 
 
 # ------------------------------------------------------------ reading the request
-
-
-async def _read_body(receive: Receive) -> tuple[bytes, bool]:
-    """The body, up to just past :data:`MAX_BODY`; whether it was read whole (else the view refuses it)."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return b"".join(chunks), False
-        chunk = message.get("body", b"")
-        chunks.append(chunk)
-        size += len(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks), size <= MAX_BODY
-        if size > MAX_BODY:
-            return b"".join(chunks), False
-
-
-def _replaying(body: bytes, complete: bool, receive: Receive) -> Receive:
-    """``receive`` for the view: what was read already, then the rest of the request."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": not complete}
-        return await receive()
-
-    return replay
-
-
-def _token(scope: Scope) -> str | None:
-    for key, value in scope["headers"]:
-        if key.lower() == b"authorization":
-            scheme, _sep, token = value.decode("latin-1").partition(" ")
-            token = token.strip()
-            return token if scheme.lower() == "bearer" and token else None
-    return None
 
 
 def _move(body: bytes) -> str | None:

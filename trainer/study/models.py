@@ -1,4 +1,5 @@
-"""Rows of word study: learners, decks, the cards of a deck with their fsrs state, and every review.
+"""Rows of word study: decks, the cards of a deck with their fsrs state, and every review (learners
+are accounts: :mod:`trainer.core.accounts`).
 
 A card's fsrs state is kept whole (``fsrs``, fsrs's own dict) next to the columns the queue
 searches (``state``, ``due``, ``rank``), so the next card is a few indexed queries, never a scan of
@@ -13,25 +14,12 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
-from ..games.models import utcnow
+from ..core.accounts import Learner
+from ..core.clock import utcnow
+from ..core.database import Model
 
 
-class Learner(db.Model):  # type: ignore[name-defined,misc]
-    """Someone who studies words; their decks and progress are theirs alone."""
-
-    __tablename__ = "learner"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    username: Mapped[str] = mapped_column(String(80), unique=True)
-    password_hash: Mapped[str] = mapped_column(String(255))
-    day_starts_hour: Mapped[int] = mapped_column(default=4)  # a study day runs from 4 am to 4 am (UTC)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-    decks: Mapped[list[Deck]] = relationship(back_populates="learner", order_by="Deck.id")
-
-
-class Deck(db.Model):  # type: ignore[name-defined,misc]
+class Deck(Model):
     """A list of cards studied together, with its lexicon, daily limits and desired retention."""
 
     __tablename__ = "deck"
@@ -46,10 +34,10 @@ class Deck(db.Model):  # type: ignore[name-defined,misc]
     desired_retention: Mapped[float] = mapped_column(default=0.9)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    learner: Mapped[Learner] = relationship(back_populates="decks")
+    learner: Mapped[Learner] = relationship()
 
 
-class DeckCard(db.Model):  # type: ignore[name-defined,misc]
+class DeckCard(Model):
     """One card of a deck: its id in :mod:`drills` (``anagram:en:AEINRST``) and its schedule."""
 
     __tablename__ = "deck_card"
@@ -69,7 +57,7 @@ class DeckCard(db.Model):  # type: ignore[name-defined,misc]
     fsrs: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)  # fsrs.Card.to_dict()
 
 
-class Review(db.Model):  # type: ignore[name-defined,misc]
+class Review(Model):
     """One graded answer, with what the learner typed and the card's state before (to undo it)."""
 
     __tablename__ = "review"

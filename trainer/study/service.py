@@ -19,7 +19,6 @@ from flask import current_app
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 from sqlalchemy import func, insert, select
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from drills.cards import ANAGRAM, STEM, TWOS, Card, CardError, Feedback, cards_from_words
 from drills.registry import card_from_id, check
@@ -35,46 +34,15 @@ from drills.scheduling import (
     review_card,
 )
 
-from ..extensions import db, lexicon_store
-from ..games.models import utcnow
-from ..games.service import GameError
-from .models import Deck, DeckCard, Learner, Review
+from ..core.accounts import Learner
+from ..core.clock import utcnow
+from ..core.database import db
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
+from .models import Deck, DeckCard, Review
 
-MIN_PASSWORD = 8
 MAX_CARDS = 100_000
 RECENT = 12  # answers of this session the queue looks back on (missed cards come back after a few)
-
-
-class StudyError(GameError):
-    """A study request that cannot be taken, with its HTTP status and a code the pages translate."""
-
-
-# --- learners -------------------------------------------------------------------------------------
-
-
-def create_learner(username: object, password: object) -> Learner:
-    if not isinstance(username, str) or not 1 <= len(username.strip()) <= 80:
-        raise StudyError("the name must be 1 to 80 characters", 422, code="bad_learner_name")
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise StudyError(
-            f"the password must have at least {MIN_PASSWORD} characters", 422, code="short_password", n=MIN_PASSWORD
-        )
-    name = username.strip()
-    if db.session.execute(select(Learner.id).where(Learner.username == name)).first() is not None:
-        raise StudyError(f"the name {name!r} is taken", 409, code="learner_taken", name=name)
-    learner = Learner(username=name, password_hash=generate_password_hash(password))
-    db.session.add(learner)
-    db.session.commit()
-    return learner
-
-
-def authenticate(username: object, password: object) -> Learner | None:
-    if not isinstance(username, str) or not isinstance(password, str):
-        return None
-    learner = db.session.execute(select(Learner).where(Learner.username == username.strip())).scalar_one_or_none()
-    if learner is None or not check_password_hash(learner.password_hash, password):
-        return None
-    return learner
 
 
 # --- decks ----------------------------------------------------------------------------------------
@@ -106,8 +74,8 @@ def cards_for(lexicon_name: str, source: dict[str, Any]) -> tuple[list[Card], li
             made = cards_from_words(lexicon, str(source.get("text", "")).splitlines())
             return made.cards, made.skipped
     except (KeyError, ValueError, CardError) as exc:
-        raise StudyError(str(exc), 422, code="bad_deck_source") from None
-    raise StudyError(f"unknown kind of deck {kind!r}", 422, code="bad_deck_source")
+        raise Refused("bad_deck_source", str(exc)) from None
+    raise Refused("bad_deck_source", f"unknown kind of deck {kind!r}")
 
 
 def create_deck(
@@ -122,17 +90,17 @@ def create_deck(
 ) -> tuple[Deck, list[tuple[str, str]]]:
     """A new deck of ``learner`` with its cards (new, or with the given fsrs ``states``, from an import)."""
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
-        raise StudyError("the deck name must be 1 to 80 characters", 422, code="bad_deck_name")
+        raise Refused("bad_deck_name", "the deck name must be 1 to 80 characters")
     if not isinstance(lexicon_name, str) or lexicon_name not in lexicon_store().catalogue():
-        raise StudyError(f"unknown lexicon {lexicon_name!r}", 422, code="bad_setting", setting="lexicon")
+        raise Refused("bad_setting", f"unknown lexicon {lexicon_name!r}", setting="lexicon")
     skipped: list[tuple[str, str]] = []
     if states is None:
         cards, skipped = cards_for(lexicon_name, source)
         states = [CardState(card.id, card.rank if card.rank is not None else index) for index, card in enumerate(cards)]
     if not states:
-        raise StudyError("the list has no card", 422, code="empty_deck")
+        raise Refused("empty_deck", "the list has no card")
     if len(states) > MAX_CARDS:
-        raise StudyError(f"a deck holds at most {MAX_CARDS} cards", 422, code="deck_too_big", n=MAX_CARDS)
+        raise Refused("deck_too_big", f"a deck holds at most {MAX_CARDS} cards", n=MAX_CARDS)
     deck = Deck(
         learner_id=learner.id,
         name=name.strip(),
@@ -243,7 +211,7 @@ def deck_card(deck: Deck, deck_card_id: object) -> DeckCard:
     known = isinstance(deck_card_id, int) and 0 < deck_card_id < 2**31
     row = db.session.get(DeckCard, deck_card_id) if known else None
     if row is None or row.deck_id != deck.id:
-        raise StudyError("this card is not in the deck", 404, code="unknown_card")
+        raise Refused("unknown_card", "this card is not in the deck")
     return row
 
 
@@ -297,10 +265,10 @@ def last_review(deck: Deck) -> Review | None:
 def regrade(deck: Deck, rating_value: object, now: datetime | None = None) -> Review:
     """The learner overrides the grade of their last answer (1 Again … 4 Easy, or "missed" = Again)."""
     if isinstance(rating_value, bool) or rating_value not in (1, 2, 3, 4):
-        raise StudyError("the grade must be 1, 2, 3 or 4", 422, code="bad_grade")
+        raise Refused("bad_grade", "the grade must be 1, 2, 3 or 4")
     review = last_review(deck)
     if review is None:
-        raise StudyError("there is no answer to grade", 409, code="nothing_to_grade")
+        raise Refused("nothing_to_grade", "there is no answer to grade")
     row = db.session.get(DeckCard, review.deck_card_id)
     assert row is not None
     _restore(row, review.before)
@@ -316,7 +284,7 @@ def undo(deck: Deck) -> DeckCard:
     """Take back the last grade: the card is as it was, and comes next."""
     review = last_review(deck)
     if review is None:
-        raise StudyError("there is no answer to undo", 409, code="nothing_to_undo")
+        raise Refused("nothing_to_undo", "there is no answer to undo")
     row = db.session.get(DeckCard, review.deck_card_id)
     assert row is not None
     _restore(row, review.before)
@@ -325,10 +293,15 @@ def undo(deck: Deck) -> DeckCard:
     return row
 
 
+def decks_of(learner: Learner) -> list[Deck]:
+    """The learner's decks, oldest first."""
+    return list(db.session.execute(select(Deck).where(Deck.learner_id == learner.id).order_by(Deck.id)).scalars())
+
+
 def deck_of(learner: Learner, deck_id: int) -> Deck:
     deck = db.session.get(Deck, deck_id)
     if deck is None or deck.learner_id != learner.id:  # someone else's deck is not even said to exist
-        raise StudyError(f"there is no deck {deck_id}", 404, code="unknown_deck")
+        raise Refused("unknown_deck", f"there is no deck {deck_id}")
     return deck
 
 
@@ -362,7 +335,8 @@ def deck_summary(deck: Deck, now: datetime) -> dict[str, int]:
 def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -> dict[str, Any]:
     """What the progress page plots: reviews per day, cards due in the coming days, retention by
     deck (share of review answers not forgotten), cards by stability."""
-    deck_ids = [deck.id for deck in learner.decks]
+    decks = decks_of(learner)
+    deck_ids = [deck.id for deck in decks]
     boundary = DayBoundary(hour=learner.day_starts_hour)
     today = boundary.day(now)
     since = boundary.start(now) - timedelta(days=days - 1)
@@ -400,7 +374,7 @@ def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -
                 retention[deck.id][1] / retention[deck.id][0] if retention[deck.id][0] else None,
                 retention[deck.id][0],
             )
-            for deck in learner.decks
+            for deck in decks
         ],
         "stability": [(name, stability[name]) for _, name in buckets] + [("> 1 yr", stability["> 1 yr"])],
     }

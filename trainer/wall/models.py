@@ -12,11 +12,12 @@ from datetime import datetime
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
-from ..games.models import utcnow
+from ..core.clock import utcnow
+from ..core.codes import register_code_column
+from ..core.database import Model
 
 
-class Wall(db.Model):  # type: ignore[name-defined,misc]
+class Wall(Model):
     """A word wall: its alphagrams (anagram card keys of :mod:`drills`), its clock and its state."""
 
     __tablename__ = "wall"
@@ -38,7 +39,10 @@ class Wall(db.Model):  # type: ignore[name-defined,misc]
     players: Mapped[list[WallPlayer]] = relationship(back_populates="wall", order_by="WallPlayer.id")
 
 
-class WallPlayer(db.Model):  # type: ignore[name-defined,misc]
+register_code_column(Wall.join_code)
+
+
+class WallPlayer(Model):
     """Someone who joined a wall with its code; their token (hashed here) keeps them on their phone."""
 
     __tablename__ = "wall_player"
@@ -53,7 +57,7 @@ class WallPlayer(db.Model):  # type: ignore[name-defined,misc]
     wall: Mapped[Wall] = relationship(back_populates="players")
 
 
-class WallFind(db.Model):  # type: ignore[name-defined,misc]
+class WallFind(Model):
     """A word of the wall, found: the first finder is credited (append-only, one row per word)."""
 
     __tablename__ = "wall_find"

@@ -6,16 +6,15 @@ processes never start a wall twice. A wall ends at its deadline without any sche
 reads it next (a phone, the screen) finishes it, and every answer is checked against the deadline
 in the same guarded statement that takes the wall's row, so nothing late is ever credited.
 
-Refusals are :class:`~trainer.games.service.GameError` with a stable ``code`` and ``params``; the
+Refusals are :class:`~trainer.core.errors.Refused` with a stable ``code`` and ``params``; the
 pages say them in the reader's language (``trainer.web.wall``).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -25,16 +24,19 @@ from drills.cards import ANAGRAM, CardError, split_answers
 from drills.probability import MAX_LENGTH, MIN_LENGTH, alphagram, probability_index
 from trainer.engine.lexicon import Lexicon, normalise_word
 
-from ..extensions import db, lexicon_store
-from ..games.models import Director, Game, utcnow
-from ..games.service import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, GameError, hash_token
+from ..core.accounts import Director
+from ..core.clock import aware, utcnow
+from ..core.codes import hash_token, new_join_code, new_token, typed_code
+from ..core.database import db
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
+from ..core.names import player_name
 from .models import Wall, WallFind, WallPlayer
 
 MIN_ALPHAGRAMS, MAX_ALPHAGRAMS = 1, 100
 MIN_SECONDS, MAX_SECONDS = 10, 3600
 DEFAULT_SECONDS = 300
 MAX_PASTED = 20_000  # characters of pasted words: a hundred long words and more, never a whole list
-MAX_NAME = 40
 SHOWN_BAD_WORDS = 8  # unknown pasted words named in the refusal (the rest are counted)
 
 
@@ -44,13 +46,8 @@ SHOWN_BAD_WORDS = 8  # unknown pasted words named in the refusal (the rest are c
 def _int_spec(spec: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
     value = spec.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise GameError(
-            f"'{key}' must be a whole number from {low} to {high}",
-            422,
-            code="wall_bad_number",
-            setting=key,
-            low=low,
-            high=high,
+        raise Refused(
+            "wall_bad_number", f"'{key}' must be a whole number from {low} to {high}", setting=key, low=low, high=high
         )
     return value
 
@@ -58,11 +55,8 @@ def _int_spec(spec: Mapping[str, Any], key: str, low: int, high: int, default: i
 def _lexicon(name: object) -> Lexicon:
     catalogue = lexicon_store().catalogue()
     if not isinstance(name, str) or name not in catalogue:
-        raise GameError(
-            f"unknown lexicon {name!r} (known: {', '.join(sorted(catalogue))})",
-            422,
-            code="bad_setting",
-            setting="lexicon",
+        raise Refused(
+            "bad_setting", f"unknown lexicon {name!r} (known: {', '.join(sorted(catalogue))})", setting="lexicon"
         )
     return lexicon_store().load(name)
 
@@ -74,7 +68,7 @@ def _keys_from_words(lexicon: Lexicon, text: str) -> list[str]:
     the room's screen.
     """
     if len(text) > MAX_PASTED:
-        raise GameError(f"at most {MAX_PASTED} characters of words", 422, code="wall_words_too_long", limit=MAX_PASTED)
+        raise Refused("wall_words_too_long", f"at most {MAX_PASTED} characters of words", limit=MAX_PASTED)
     keys: dict[str, None] = {}
     unknown: list[str] = []
     for word in split_answers(text.splitlines()):
@@ -84,16 +78,15 @@ def _keys_from_words(lexicon: Lexicon, text: str) -> list[str]:
             unknown.append(word)
     if unknown:
         shown = ", ".join(unknown[:SHOWN_BAD_WORDS]) + (" …" if len(unknown) > SHOWN_BAD_WORDS else "")
-        raise GameError(
+        raise Refused(
+            "wall_unknown_words",
             f"not words of {lexicon.name}: {shown}",
-            422,
-            code="wall_unknown_words",
             words=shown,
             lexicon=lexicon.name,
             count=len(unknown),
         )
     if not keys:
-        raise GameError("paste at least one word", 422, code="wall_no_words")
+        raise Refused("wall_no_words", "paste at least one word")
     return list(keys)
 
 
@@ -103,18 +96,15 @@ def _keys_from_range(lexicon: Lexicon, spec: Mapping[str, Any]) -> list[str]:
     first = _int_spec(spec, "first", 1, 10_000_000)
     last = _int_spec(spec, "last", 1, 10_000_000)
     if last < first:
-        raise GameError("'last' must not be below 'first'", 422, code="wall_bad_range", first=first, last=last)
+        raise Refused("wall_bad_range", "'last' must not be below 'first'", first=first, last=last)
     if last - first + 1 > MAX_ALPHAGRAMS:
-        raise GameError(
-            f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", 422, code="wall_too_many", limit=MAX_ALPHAGRAMS
-        )
+        raise Refused("wall_too_many", f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", limit=MAX_ALPHAGRAMS)
     index = probability_index(lexicon)
     entries = index.between(length, first, last)
     if not entries:
-        raise GameError(
+        raise Refused(
+            "wall_empty_range",
             f"{lexicon.name} has {len(index.ranked(length))} alphagrams of {length} letters",
-            422,
-            code="wall_empty_range",
             length=length,
             count=len(index.ranked(length)),
         )
@@ -128,22 +118,9 @@ def _answers(lexicon: Lexicon, keys: Sequence[str]) -> dict[str, list[str]]:
         try:
             card = ANAGRAM.card(lexicon, key)
         except CardError as exc:  # not from the lexicon's tiles: only a hand-made spec can get here
-            raise GameError(str(exc), 422, code="bad_setting", setting="alphagrams") from None
+            raise Refused("bad_setting", str(exc), setting="alphagrams") from None
         answers[card.key] = card.solutions()
     return answers
-
-
-def _new_join_code() -> str:
-    """A code no wall and no game has: a phone that types it on either join page is never misled."""
-    for _ in range(20):
-        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-        taken = (
-            db.session.execute(select(Wall.id).where(Wall.join_code == code)).first()
-            or db.session.execute(select(Game.id).where(Game.join_code == code)).first()
-        )
-        if taken is None:
-            return code
-    raise GameError("no free join code: try again", 503, code="no_code")
 
 
 def create_wall(director: Director, lexicon_name: object, spec: Mapping[str, Any]) -> Wall:
@@ -157,13 +134,11 @@ def create_wall(director: Director, lexicon_name: object, spec: Mapping[str, Any
     else:
         keys = _keys_from_range(lexicon, spec)
     if not MIN_ALPHAGRAMS <= len(keys) <= MAX_ALPHAGRAMS:
-        raise GameError(
-            f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", 422, code="wall_too_many", limit=MAX_ALPHAGRAMS
-        )
+        raise Refused("wall_too_many", f"at most {MAX_ALPHAGRAMS} alphagrams on a wall", limit=MAX_ALPHAGRAMS)
     answers = _answers(lexicon, keys)
     wall = Wall(
         director_id=director.id,
-        join_code=_new_join_code(),
+        join_code=new_join_code(),
         lexicon=lexicon.name,
         alphagrams=list(answers),
         answers=answers,
@@ -175,21 +150,11 @@ def create_wall(director: Director, lexicon_name: object, spec: Mapping[str, Any
         db.session.commit()
     except IntegrityError:  # the same code drawn by another wall a moment ago
         db.session.rollback()
-        raise GameError("no free join code: try again", 503, code="no_code") from None
+        raise Refused("no_code", "no free join code: try again") from None
     return wall
 
 
 # --- players ---------------------------------------------------------------------------------------
-
-
-def _clean_name(name: object) -> str:
-    """A player's name, spaces collapsed; control characters refused (PostgreSQL cannot store NUL)."""
-    if not isinstance(name, str):
-        raise GameError("'name' must be 1 to 40 characters", 422, code="bad_name")
-    cleaned = " ".join(name.split())
-    if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
-        raise GameError("'name' must be 1 to 40 characters", 422, code="bad_name")
-    return cleaned
 
 
 def wall_for_code(code: object) -> Wall | None:
@@ -204,28 +169,28 @@ def join_wall(code: object, name: object, now: datetime | None = None) -> tuple[
     Players may join while the wall runs (someone always arrives late), not once it is over.
     """
     if not isinstance(code, str) or not code.strip():
-        raise GameError("'code' is missing: give the wall's join code", 422, code="code_missing")
-    cleaned = _clean_name(name)
+        raise Refused("code_missing", "'code' is missing: give the wall's join code")
+    cleaned = player_name(name)
     wall = wall_for_code(code)
     if wall is None:
-        upper = code.strip().upper()[: 2 * JOIN_CODE_LENGTH]
-        raise GameError(f"no wall has the code {upper!r}", 404, code="unknown_code", join_code=upper)
+        upper = typed_code(code)
+        raise Refused("unknown_code", f"no wall has the code {upper!r}", join_code=upper)
     expire(wall, now)
     if wall.status == "finished":
-        raise GameError("this wall is over", 409, code="wall_over")
+        raise Refused("wall_over", "this wall is over")
     taken = db.session.execute(
         select(WallPlayer.id).where(WallPlayer.wall_id == wall.id, WallPlayer.name == cleaned)
     ).first()
     if taken is not None:
-        raise GameError(f"the name {cleaned!r} is taken on this wall", 409, code="name_taken", name=cleaned)
-    token = secrets.token_urlsafe(24)
+        raise Refused("name_taken", f"the name {cleaned!r} is taken on this wall", name=cleaned)
+    token = new_token()
     player = WallPlayer(wall_id=wall.id, name=cleaned, token_hash=hash_token(token), joined_at=now or utcnow())
     db.session.add(player)
     try:
         db.session.commit()
     except IntegrityError:  # the same name joined between the check and here
         db.session.rollback()
-        raise GameError(f"the name {cleaned!r} is taken on this wall", 409, code="name_taken", name=cleaned) from None
+        raise Refused("name_taken", f"the name {cleaned!r} is taken on this wall", name=cleaned) from None
     return player, token
 
 
@@ -234,10 +199,6 @@ def player_for_token(token: str) -> WallPlayer | None:
 
 
 # --- the clock -------------------------------------------------------------------------------------
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def start_wall(wall: Wall, now: datetime | None = None) -> None:
@@ -250,7 +211,7 @@ def start_wall(wall: Wall, now: datetime | None = None) -> None:
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise GameError("the wall has already started", 409, code="wall_started")
+        raise Refused("wall_started", "the wall has already started")
     db.session.commit()
     db.session.refresh(wall)
 
@@ -258,7 +219,7 @@ def start_wall(wall: Wall, now: datetime | None = None) -> None:
 def expire(wall: Wall, now: datetime | None = None) -> bool:
     """Finish a running wall whose deadline has passed (called on every read); whether this call did."""
     now = now or utcnow()
-    if wall.status != "running" or wall.deadline is None or _aware(wall.deadline) > now:
+    if wall.status != "running" or wall.deadline is None or aware(wall.deadline) > now:
         return False
     done = db.session.execute(
         update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline <= now).values(status="finished")
@@ -272,7 +233,7 @@ def end_wall(wall: Wall, now: datetime | None = None) -> None:
     """The director's "End now": the deadline becomes now, so an answer a moment later is late."""
     now = now or utcnow()
     if expire(wall, now) or wall.status == "finished":
-        raise GameError("the wall is already over", 409, code="wall_over")
+        raise Refused("wall_over", "the wall is already over")
     done = db.session.execute(
         update(Wall)
         .where(Wall.id == wall.id, Wall.status == "running", Wall.deadline > now)
@@ -284,7 +245,7 @@ def end_wall(wall: Wall, now: datetime | None = None) -> None:
         )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise GameError("the wall changed at this moment: try again", 409, code="wall_over")
+        raise Refused("wall_over", "the wall changed at this moment: try again")
     db.session.commit()
     db.session.refresh(wall)
 
@@ -293,7 +254,7 @@ def seconds_left(wall: Wall, now: datetime | None = None) -> float | None:
     """Seconds until the deadline of a running wall (None otherwise), for the pages' countdowns."""
     if wall.status != "running" or wall.deadline is None:
         return None
-    return max(0.0, (_aware(wall.deadline) - (now or utcnow())).total_seconds())
+    return max(0.0, (aware(wall.deadline) - (now or utcnow())).total_seconds())
 
 
 # --- answers ---------------------------------------------------------------------------------------
@@ -307,22 +268,20 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
     """
     now = now or utcnow()
     if player.wall_id != wall.id:
-        raise GameError("this player is not on this wall", 403, code="wrong_wall")
+        raise Refused("wrong_wall", "this player is not on this wall")
     word = normalise_word(text)[: 2 * MAX_LENGTH] if isinstance(text, str) else ""
     if not word:
-        raise GameError("'word' is missing: type a word", 422, code="word_missing")
+        raise Refused("word_missing", "'word' is missing: type a word")
     if wall.status == "lobby":
-        raise GameError("the wall has not started", 409, code="wall_not_started")
+        raise Refused("wall_not_started", "the wall has not started")
     expire(wall, now)
     if wall.status != "running":
-        raise GameError("the wall is over", 409, code="wall_over", word=word)
+        raise Refused("wall_over", "the wall is over", word=word)
     key = alphagram(word)
     if key not in wall.answers:
-        raise GameError(f"{word} is not on this wall", 422, code="not_on_wall", word=word)
+        raise Refused("not_on_wall", f"{word} is not on this wall", word=word)
     if word not in wall.answers[key]:
-        raise GameError(
-            f"{word} is not a word of {wall.lexicon}", 422, code="not_a_word", word=word, lexicon=wall.lexicon
-        )
+        raise Refused("not_a_word", f"{word} is not a word of {wall.lexicon}", word=word, lexicon=wall.lexicon)
     # Taking the wall's row orders this answer with the end of the wall and with other answers.
     taken = db.session.execute(
         update(Wall).where(Wall.id == wall.id, Wall.status == "running", Wall.deadline > now).values(status=Wall.status)
@@ -330,7 +289,7 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
     if taken.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
         expire(wall, now)
-        raise GameError("the wall is over", 409, code="wall_over", word=word)
+        raise Refused("wall_over", "the wall is over", word=word)
     find = WallFind(wall_id=wall.id, player_id=player.id, word=word, alphagram=key, found_at=now)
     db.session.add(find)
     try:
@@ -343,9 +302,9 @@ def submit_answer(wall: Wall, player: WallPlayer, text: object, now: datetime | 
             .where(WallFind.wall_id == wall.id, WallFind.word == word)
         ).first()
         if first is not None and first[0].player_id == player.id:
-            raise GameError(f"you found {word} already", 409, code="found_by_you", word=word) from None
+            raise Refused("found_by_you", f"you found {word} already", word=word) from None
         by = first[1] if first is not None else ""
-        raise GameError(f"{word} was found already by {by}", 409, code="already_found", word=word, name=by) from None
+        raise Refused("already_found", f"{word} was found already by {by}", word=word, name=by) from None
     return find
 
 

@@ -1,11 +1,13 @@
-"""The web layer: language and theme for every request, CSRF and logins, then the blueprints.
+"""The pages (server-rendered Jinja templates in ``templates/``, a little JavaScript in ``static/``).
 
-Blueprints: ``pages`` (home, errors), ``director`` (the director's console), ``play`` (players'
-phones), ``projector`` (the room's screen). Views stay thin and call :mod:`trainer.games.service`.
+Blueprints: ``pages`` (home, health check), ``director`` (the director's console), ``play`` (players'
+phones), ``projector`` (the room's screen), ``study`` (word study), ``wall`` (the club word wall).
+Views stay thin and call the services (:mod:`trainer.games`, :mod:`trainer.study`, :mod:`trainer.wall`).
 
-Language: ``?lang=xx`` wins and is remembered in a cookie; else the cookie; else the browser's
-Accept-Language; else English. The choice is a link, not a form, so it works on any phone without
-JavaScript. The large-print, high-contrast theme is chosen the same way (``?theme=contrast``).
+Language (:mod:`trainer.http.language`): ``?lang=xx`` wins and is remembered in a cookie here; else the
+cookie; else the browser's Accept-Language; else English. The choice is a link, not a form, so it works
+on any phone without JavaScript. The large-print, high-contrast theme is chosen the same way
+(``?theme=contrast``). Logins are Flask-Login's (:mod:`.auth`).
 """
 
 from __future__ import annotations
@@ -16,39 +18,12 @@ from urllib.parse import urlencode
 from babel import Locale
 from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import get_locale
-from werkzeug.datastructures import LanguageAccept
 
-from ..extensions import babel, csrf
+from ..http.language import DEFAULT_LANGUAGE, LANG_COOKIE, LANG_COOKIE_MAX_AGE, LANG_PARAM, LANGUAGES, supported
 
-LANGUAGES: tuple[str, ...] = ("en", "fr")
-DEFAULT_LANGUAGE = "en"
-LANG_PARAM = "lang"
-LANG_COOKIE = "tirage_lang"
-LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
 THEMES: tuple[str, ...] = ("standard", "contrast")
 THEME_PARAM = "theme"
 THEME_COOKIE = "tirage_theme"
-
-
-def _supported(code: str | None) -> str | None:
-    """``code`` reduced to a supported language (``FR``, ``fr-CA`` and ``fr_FR`` give ``fr``), else None."""
-    if not code:
-        return None
-    primary = code.strip().replace("_", "-").split("-")[0].lower()
-    return primary if primary in LANGUAGES else None
-
-
-def select_locale() -> str:
-    """The language of this request (Flask-Babel calls this once per request)."""
-    if not has_request_context():
-        return DEFAULT_LANGUAGE
-    return choose_language(request.args.get(LANG_PARAM), request.cookies.get(LANG_COOKIE), request.accept_languages)
-
-
-def choose_language(asked: str | None, remembered: str | None, accepted: LanguageAccept) -> str:
-    """``?lang=``, else the cookie, else the browser's Accept-Language, else English (also used where a request
-    is answered outside Flask: trainer/live/pages.py)."""
-    return _supported(asked) or _supported(remembered) or accepted.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
 def current_theme() -> str:
@@ -61,7 +36,7 @@ def current_theme() -> str:
 
 def _remember_language(response: Response) -> Response:
     """Keep an explicit ``?lang=`` or ``?theme=`` choice for later visits; tell caches the page depends on them."""
-    asked = _supported(request.args.get(LANG_PARAM))
+    asked = supported(request.args.get(LANG_PARAM))
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE"))  # https only, like the session (TIRAGE_HTTPS)
     if asked and request.cookies.get(LANG_COOKIE) != asked:
         response.set_cookie(
@@ -116,16 +91,11 @@ def _this_page_with(name: str, value: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Wire translations, the language cookie and the blueprints into ``app``."""
-    from ..api.common import bp as api_bp
-    from . import auth, director, pages, play, projector, security, study, wall
+    """Wire logins, the language and theme cookies, the templates' context and the blueprints into ``app``."""
+    from . import auth, director, pages, play, projector, study, wall
 
-    babel.init_app(app, locale_selector=select_locale)
-    csrf.init_app(app)
-    csrf.exempt(api_bp)  # the API authenticates with bearer tokens, never with cookies
     auth.init_app(app)
     app.after_request(_remember_language)
     app.context_processor(_language_context)
     for blueprint in (pages.bp, director.bp, play.bp, projector.bp, study.bp, wall.bp):
         app.register_blueprint(blueprint)
-    security.init_app(app)  # last: its limits wrap the views registered above (the API's included)

@@ -15,9 +15,9 @@ from flask import Flask, abort, make_response, redirect, render_template, reques
 from flask_babel import lazy_gettext as _l
 from flask_login import LoginManager, UserMixin, current_user
 
-from ..extensions import db
-from ..games.models import Director, Game
-from ..study.models import Learner
+from ..core.accounts import Director, Learner
+from ..core.database import db
+from ..games.models import Game
 
 login_manager = LoginManager()
 login_manager.login_view = "director.login"

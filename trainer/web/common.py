@@ -1,24 +1,20 @@
-"""Helpers every game page shares: finding a game, answering a browser or a script, live fragments."""
+"""Helpers the game pages share: finding a game, answering a browser or a page's script, QR codes."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from typing import Any
 
 import segno
-from flask import Response, flash, jsonify, redirect, render_template, request, session
+from flask import Response, flash, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from ..extensions import db
+from ..core.database import db
+from ..core.errors import Refused
 from ..games.models import Game
-from ..games.service import GameError
+from ..http.errors import status_of
+from ..http.negotiate import wants_json
 from .messages import game_message
-
-
-def wants_json() -> bool:
-    """The page's script (fetch) asks for JSON; a plain form post gets a redirect instead."""
-    return request.accept_mimetypes.best == "application/json"
 
 
 def game_or_missing(game_id: int) -> Game | None:
@@ -31,13 +27,13 @@ def missing_game_page(game_id: int | None = None, code: str | None = None) -> Re
 
 
 def action_done(
-    target: str, error: GameError | None = None, example: str = "8D TRAIN", **extra: Any
+    target: str, error: Refused | None = None, example: str = "8D TRAIN", **extra: Any
 ) -> ResponseReturnValue:
     """The answer to a button or a form: JSON for the page's script, else back to ``target``."""
     if error is not None:
         message = game_message(error, example)
         if wants_json():
-            return jsonify(ok=False, error=message, **extra), error.status
+            return jsonify(ok=False, error=message, **extra), status_of(error)
         flash(message, "error")
     elif wants_json():
         return jsonify(ok=True, **extra)
@@ -48,27 +44,6 @@ def safe_next() -> str | None:
     """Where to go after logging in: only a path on this site (never another host)."""
     target = request.args.get("next", "")
     return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else None
-
-
-def session_token(key: str, room_id: int) -> str | None:
-    """The token this browser holds for game or wall ``room_id`` (kept in the signed session under ``key``)."""
-    return token_in(session, key, room_id)
-
-
-def token_in(session_data: Any, key: str, room_id: int) -> str | None:
-    """The token a session's contents hold under ``key`` for ``room_id`` (a session read outside Flask too)."""
-    tokens = session_data.get(key) if isinstance(session_data, Mapping) else None
-    token = tokens.get(str(room_id)) if isinstance(tokens, dict) else None
-    return token if isinstance(token, str) else None
-
-
-def remember_token(key: str, room_id: int, token: str) -> None:
-    """Keep a player's token in the session, so a reload or a closed tab brings the same player back."""
-    tokens = session.get(key)
-    tokens = dict(tokens) if isinstance(tokens, dict) else {}
-    tokens[str(room_id)] = token
-    session[key] = tokens
-    session.permanent = True  # survives closing the browser, for the length of a club night and more
 
 
 def qr_code(link: str) -> Response:

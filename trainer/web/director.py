@@ -12,18 +12,21 @@ from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 from sqlalchemy import select
 
-from ..api import export
+from ..core import accounts
+from ..core.database import db
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
 from ..duplicate.results import PlayerRound
-from ..extensions import db, lexicon_store
-from ..games import accounts, service
+from ..games import export, service
+from ..games.cache import game_results
+from ..games.display import game_view
 from ..games.models import Game
-from ..games.service import GameError
+from ..http.ids import posted_number
+from ..http.ratelimit import limited, refused_guess
 from .auth import DirectorLogin, director_required, game_of_director, logged_in_director
 from .common import action_done, qr_code, safe_next
 from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
-from .gameview import game_results, game_view
 from .messages import game_message
-from .security import limited, posted_number, refused_guess
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 
@@ -33,7 +36,7 @@ bp = Blueprint("director", __name__, url_prefix="/director")
 def login() -> ResponseReturnValue:
     form = LoginForm()
     if form.validate_on_submit():
-        director = accounts.authenticate(form.username.data, form.password.data)
+        director = accounts.authenticate_director(form.username.data, form.password.data)
         if director is not None:
             login_user(DirectorLogin(director), remember=True)
             return redirect(safe_next() or url_for("director.games"), code=303)
@@ -80,7 +83,7 @@ def new_game() -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             game = service.create_game(director, form.settings())
-        except GameError as error:
+        except Refused as error:
             flash(game_message(error), "error")
         else:
             return redirect(url_for("director.console", game_id=game.id), code=303)
@@ -166,7 +169,7 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
             service.advance(game, author)
         else:
             service.end_game(game, author)
-    except GameError as error:
+    except Refused as error:
         return action_done(back, error)
     return action_done(back, status=game.status)
 
@@ -184,7 +187,7 @@ def extend(game_id: int) -> ResponseReturnValue:
     assert director is not None
     try:
         service.extend(game, form.seconds.data, director.username)
-    except GameError as error:
+    except Refused as error:
         return action_done(back, error)
     return action_done(back)
 
@@ -201,7 +204,7 @@ def choose_top(game_id: int, number: int) -> ResponseReturnValue:
     assert director is not None
     try:
         service.choose_top(game, number, form.move.data, director.username)
-    except GameError as error:
+    except Refused as error:
         return action_done(back, error)
     return action_done(back)
 
@@ -222,7 +225,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     player_id = posted_number(form.player_id.data)
     try:
         service.correct(game, number, player_id, form.score.data, form.reason.data, director.username)
-    except GameError as error:
+    except Refused as error:
         return action_done(back, error)
     flash(_("The score is corrected."), "success")
     return action_done(back)

@@ -10,6 +10,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
     DecimalField,
+    Field,
     HiddenField,
     IntegerField,
     PasswordField,
@@ -19,11 +20,10 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from ..duplicate.draw import DrawRule
+from ..core.codes import JOIN_CODE_LENGTH
+from ..duplicate.modes import MODES
+from ..duplicate.settings import SECTIONS, SETTINGS, Setting
 from ..engine.rules import ruleset, ruleset_codes
-from ..games.service import JOIN_CODE_LENGTH
-
-_DEFAULT_RULE = DrawRule()
 
 
 class LoginForm(FlaskForm):
@@ -51,7 +51,8 @@ class PlayForm(FlaskForm):
     move = StringField(_l("Your play"), validators=[DataRequired(_l("Write your play first."))])
 
 
-NOTATION_DEFAULT = "default"
+NOTATION_DEFAULT = "default"  # the notation field's "the ruleset's own"
+LEXICON_DEFAULT = ""  # the lexicon field's "the ruleset's own"
 
 
 def _int(label: Any, default: int | None, low: int, high: int, help_text: Any, required: bool = True) -> IntegerField:
@@ -60,105 +61,58 @@ def _int(label: Any, default: int | None, low: int, high: int, help_text: Any, r
     return IntegerField(label, default=default, validators=validators, description=help_text)
 
 
-class GameForm(FlaskForm):
-    """Every setting of a game, with the defaults of the French federation's practice."""
+def _setting_field(setting: Setting) -> Field:
+    """The form field of a game setting, from its declaration (trainer.duplicate.settings)."""
+    label, help_text = _l(setting.label), _l(setting.help)
+    if setting.kind is bool:
+        return BooleanField(label, default=setting.default, description=help_text)
+    if setting.kind is str:
+        unset = LEXICON_DEFAULT if setting.name == "lexicon" else NOTATION_DEFAULT
+        return SelectField(
+            label, default=setting.default if setting.default is not None else unset, description=help_text
+        )
+    assert setting.low is not None and setting.high is not None
+    default = setting.default if isinstance(setting.default, int) else None
+    return _int(label, default, setting.low, setting.high, help_text, required=not setting.optional)
 
-    rules = SelectField(_l("Rules"), default="en", description=_l("Board, tiles and tile values."))
-    lexicon = SelectField(
-        _l("Lexicon"),
-        default="",
-        description=_l("The word list plays are judged by; leave it on the default of the rules."),
-    )
-    notation = SelectField(
-        _l("Notation"),
-        default=NOTATION_DEFAULT,
-        description=_l("How plays are written: English 8D (row first for across) or French H4 (row letter first)."),
-    )
-    round_seconds = _int(
-        _l("Time per round (seconds)"),
-        180,
-        10,
-        3600,
-        _l("Three minutes is the usual; the server's clock closes the round."),
-    )
-    reveal_seconds = _int(
-        _l("Reveal pause (seconds)"),
-        30,
-        0,
-        3600,
-        _l("How long the top is shown before the next round starts; leave empty to start each round yourself."),
-        required=False,
-    )
-    max_rounds = _int(
-        _l("Number of rounds"), None, 1, 100, _l("Leave empty to play until the bag is empty."), required=False
-    )
-    solo_bonus = _int(_l("Solo bonus"), 10, 0, 100, _l("Points for the only player who finds the top."))
-    solo_min_players = _int(
-        _l("Players needed for solos"), 16, 1, 100_000, _l("Solos count only when at least this many players play.")
-    )
-    min_vowels = _int(
-        _l("Minimum vowels"), _DEFAULT_RULE.min_vowels, 0, 7, _l("Each rack must have at least this many vowels…")
-    )
-    min_consonants = _int(
-        _l("Minimum consonants"),
-        _DEFAULT_RULE.min_consonants,
-        0,
-        7,
-        _l("…and this many consonants, or it is thrown back."),
-    )
-    late_from_round = _int(
-        _l("From round"),
-        _DEFAULT_RULE.late_from_round,
-        1,
-        30,
-        _l("From this round on, the later minimums apply instead."),
-    )
-    late_min_vowels = _int(_l("Later minimum vowels"), _DEFAULT_RULE.late_min_vowels, 0, 7, "")
-    late_min_consonants = _int(_l("Later minimum consonants"), _DEFAULT_RULE.late_min_consonants, 0, 7, "")
-    blanks_either = BooleanField(_l("A blank counts as a vowel or a consonant"), default=_DEFAULT_RULE.blanks_either)
-    seed = IntegerField(
-        _l("Seed (optional)"),
-        validators=[Optional(), NumberRange(0, 2**63 - 1)],
-        description=_l(
-            "The same seed gives the same racks: replay a game with another club. Leave empty for a random one."
-        ),
-    )
+
+class _GameSettingsForm(FlaskForm):
+    """Every setting of a game, with the defaults of the French federation's practice; its fields are made from
+    the settings' declaration (:data:`GameForm`)."""
 
     def fill_choices(self, lexicons: dict[str, dict[str, str]]) -> None:
-        self.rules.choices = [(code, ruleset(code).name) for code in ruleset_codes()]
-        self.lexicon.choices = [("", _l("Default of the rules"))] + [
+        self["rules"].choices = [(code, ruleset(code).name) for code in ruleset_codes()]
+        self["lexicon"].choices = [(LEXICON_DEFAULT, _l("Default of the rules"))] + [
             (name, f"{name} ({entry['rules']})") for name, entry in sorted(lexicons.items())
         ]
-        self.notation.choices = [
+        self["notation"].choices = [
             (NOTATION_DEFAULT, _l("Default of the rules")),
             ("english", _l("English (8D)")),
             ("french", _l("French (H4)")),
         ]
+        self["mode"].choices = [(mode.name, _l(mode.title)) for mode in MODES.values()]
+
+    def sections(self) -> list[tuple[Any, list[Field]]]:
+        """The form's fieldsets, in the declaration's order: (translated title, fields)."""
+        return [
+            (_l(section.title), [self[s.name] for s in SETTINGS if s.section == section.name]) for section in SECTIONS
+        ]
 
     def settings(self) -> dict[str, Any]:
-        """The settings as the game service takes them (it validates them again)."""
-        rules = ruleset(self.rules.data)
-        settings: dict[str, Any] = {
-            "rules": rules.code,
-            "lexicon": self.lexicon.data or rules.lexicon,
-            "notation": rules.notation if self.notation.data == NOTATION_DEFAULT else self.notation.data,
-            "round_seconds": self.round_seconds.data,
-            "reveal_seconds": self.reveal_seconds.data,
-            "max_rounds": self.max_rounds.data,
-            "solo_bonus": self.solo_bonus.data,
-            "solo_min_players": self.solo_min_players.data,
-            "draw_rule": {
-                "min_vowels": self.min_vowels.data,
-                "min_consonants": self.min_consonants.data,
-                "late_min_vowels": self.late_min_vowels.data,
-                "late_min_consonants": self.late_min_consonants.data,
-                "late_from_round": self.late_from_round.data,
-                "blanks_either": self.blanks_either.data,
-            },
-        }
-        if self.seed.data is not None:
-            settings["seed"] = self.seed.data
+        """The settings as the game service takes them (it checks them again)."""
+        settings: dict[str, Any] = {}
+        for setting in SETTINGS:
+            value = self[setting.name].data
+            if setting.kind is str and value in (LEXICON_DEFAULT, NOTATION_DEFAULT):
+                value = None  # the ruleset's own
+            if setting.group is None:
+                settings[setting.name] = value
+            else:
+                settings.setdefault(setting.group, {})[setting.name] = value
         return settings
+
+
+GameForm = type("GameForm", (_GameSettingsForm,), {setting.name: _setting_field(setting) for setting in SETTINGS})
 
 
 class ExtendForm(FlaskForm):

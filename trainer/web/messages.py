@@ -13,8 +13,8 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from ..core.errors import Refused
 from ..engine.errors import EngineError
-from ..games.service import GameError
 
 Say = Callable[[Mapping[str, Any]], str]
 
@@ -116,10 +116,10 @@ def engine_message(error: EngineError, example: str = "8D TRAIN") -> str:
     return say({"example": example, **error.params})
 
 
-def game_message(error: GameError, example: str = "8D TRAIN") -> str:
+def game_message(error: Refused, example: str = "8D TRAIN") -> str:
     """A refusal of the game service in the reader's language."""
-    if error.engine is not None:
-        return engine_message(error.engine, example)
+    if isinstance(error.cause, EngineError):
+        return engine_message(error.cause, example)
     say = _game_messages().get(error.code)
     if say is None:
         return _("The server could not do this now.")

@@ -12,25 +12,26 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..extensions import db
+from ..core.database import db
+from ..core.errors import Refused
 from ..games import service
 from ..games.cache import cached
+from ..games.display import game_view, player_view
 from ..games.models import Game, Player
-from ..games.service import GameError
-from .common import game_or_missing, missing_game_page, remember_token, session_token, wants_json
+from ..http.ids import posted_number
+from ..http.negotiate import wants_json
+from ..http.ratelimit import limited, refused_guess
+from ..http.session import PLAYER_TOKENS, remember_token, session_token
+from .common import game_or_missing, missing_game_page
 from .forms import JoinForm, PlayForm
-from .gameview import game_view, player_view
 from .messages import game_message
-from .security import limited, posted_number, refused_guess
 
 bp = Blueprint("play", __name__)
-
-SESSION_KEY = "players"  # {game id: player token}
 
 
 def _player(game: Game) -> Player | None:
     """This browser's player in ``game``, if it joined it."""
-    token = session_token(SESSION_KEY, game.id)
+    token = session_token(PLAYER_TOKENS, game.id)
     player = service.player_for_token(token) if token is not None else None
     return player if player is not None and player.game_id == game.id else None
 
@@ -49,13 +50,13 @@ def join() -> ResponseReturnValue:
     elif form.validate_on_submit():
         try:
             player, token = service.join_game(form.code.data, form.name.data)
-        except GameError as error:
+        except Refused as error:
             if error.code == "unknown_code":
                 refused_guess()
             target = form.name if error.code in ("name_taken", "bad_name") else form.code
             target.errors = [game_message(error)]
         else:
-            remember_token(SESSION_KEY, player.game_id, token)
+            remember_token(PLAYER_TOKENS, player.game_id, token)
             return redirect(url_for("play.play", game_id=player.game_id), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("play/join.html", form=form), status
@@ -94,7 +95,7 @@ def play(game_id: int) -> ResponseReturnValue:
     # the server's event loop, which a whole room handing in at the deadline needs (the form stays for
     # refusals, whose messages are translated, and for browsers without the script).
     page = make_response(
-        render_template("play/play.html", token=session_token(SESSION_KEY, game.id), **page_context(game, player))
+        render_template("play/play.html", token=session_token(PLAYER_TOKENS, game.id), **page_context(game, player))
     )
     page.headers["Cache-Control"] = "no-store"  # it carries the player's token
     return page
@@ -133,7 +134,7 @@ def submit(game_id: int) -> ResponseReturnValue:
         number = game.round_number if number is None else number
         try:
             accepted = service.submit(game, player, number, form.move.data)
-        except GameError as refused:
+        except Refused as refused:
             error = game_message(refused, view.example)
     if wants_json():
         if accepted is None:
@@ -143,5 +144,5 @@ def submit(game_id: int) -> ResponseReturnValue:
         form.move.errors = [error or ""]
         context = page_context(game, player)
         context["form"] = form
-        return render_template("play/play.html", token=session_token(SESSION_KEY, game.id), **context), 422
+        return render_template("play/play.html", token=session_token(PLAYER_TOKENS, game.id), **context), 422
     return redirect(url_for("play.play", game_id=game.id), code=303)

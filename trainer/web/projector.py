@@ -10,9 +10,9 @@ from __future__ import annotations
 from flask import Blueprint, render_template, url_for
 from flask.typing import ResponseReturnValue
 
+from ..games.display import game_view
 from .auth import director_required, game_of_director
 from .forms import ActionForm
-from .gameview import game_view
 
 bp = Blueprint("projector", __name__)
 

@@ -22,16 +22,21 @@ from drills.cardbox import import_cardbox, read_cardbox
 from drills.cards import split_answers
 from drills.registry import check
 
-from ..extensions import db, lexicon_store
-from ..games.models import utcnow
+from ..core import accounts
+from ..core.accounts import Learner
+from ..core.clock import utcnow
+from ..core.database import db
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
+from ..http.ids import posted_number
+from ..http.negotiate import wants_json
+from ..http.ratelimit import limited, refused_guess
 from ..study import service
-from ..study.models import Deck, DeckCard, Learner, Review
-from ..study.service import StudyError
+from ..study.models import Deck, DeckCard, Review
 from .auth import LearnerLogin, learner_required, logged_in_learner
-from .common import safe_next, wants_json
+from .common import safe_next
 from .forms import ActionForm, DeckForm, ImportForm, LearnerForm
 from .messages import game_message
-from .security import limited, posted_number, refused_guess
 
 bp = Blueprint("study", __name__, url_prefix="/study")
 
@@ -41,7 +46,7 @@ def _learner_deck(deck_id: int) -> Deck:
     assert learner is not None
     try:
         return service.deck_of(learner, deck_id)
-    except StudyError:
+    except Refused:
         abort(404)
 
 
@@ -50,7 +55,7 @@ def _learner_deck(deck_id: int) -> Deck:
 def login() -> ResponseReturnValue:
     form = LearnerForm()
     if form.validate_on_submit():
-        learner = service.authenticate(form.username.data, form.password.data)
+        learner = accounts.authenticate_learner(form.username.data, form.password.data)
         if learner is not None:
             login_user(LearnerLogin(learner), remember=True)
             return redirect(safe_next() or url_for("study.decks"), code=303)
@@ -64,8 +69,8 @@ def signup() -> ResponseReturnValue:
     form = LearnerForm()
     if form.validate_on_submit():
         try:
-            learner = service.create_learner(form.username.data, form.password.data)
-        except StudyError as error:
+            learner = accounts.create_learner(form.username.data, form.password.data)
+        except Refused as error:
             target = form.password if error.code == "short_password" else form.username
             target.errors = [game_message(error)]
         else:
@@ -80,7 +85,7 @@ def decks() -> ResponseReturnValue:
     learner = logged_in_learner()
     assert learner is not None
     now = utcnow()
-    rows = [(deck, service.deck_summary(deck, now)) for deck in learner.decks]
+    rows = [(deck, service.deck_summary(deck, now)) for deck in service.decks_of(learner)]
     return render_template("drills/decks.html", decks=rows, form=ActionForm())
 
 
@@ -106,7 +111,7 @@ def new_deck() -> ResponseReturnValue:
                 form.reviews_per_day.data,
                 float(form.desired_retention.data),
             )
-        except StudyError as error:
+        except Refused as error:
             flash(game_message(error), "error")
         else:
             if skipped:
@@ -133,7 +138,7 @@ def import_deck() -> ResponseReturnValue:
         upload: FileStorage = form.file.data
         try:
             deck, skipped = _import(learner, form.name.data, form.lexicon.data, upload)
-        except StudyError as error:
+        except Refused as error:
             form.file.errors = [game_message(error)]
         else:
             flash(_("%(n)s cards imported.", n=service.deck_summary(deck, utcnow())["cards"]), "success")
@@ -154,7 +159,7 @@ def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage)
     """A Zyzzyva cardbox (an SQLite file, schedule kept) or a plain word list (new cards)."""
     data = upload.read(50 * 1024 * 1024 + 1)
     if len(data) > 50 * 1024 * 1024:
-        raise StudyError("the file is larger than 50 MB", 413, code="file_too_big")
+        raise Refused("file_too_big", "the file is larger than 50 MB")
     if data.startswith(b"SQLite format 3\x00"):
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "cardbox.db"
@@ -162,7 +167,7 @@ def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage)
             try:
                 rows = read_cardbox(path)
             except Exception:  # any malformed database: say so, never a 500
-                raise StudyError("this is not a Zyzzyva cardbox", 422, code="not_a_cardbox") from None
+                raise Refused("not_a_cardbox", "this is not a Zyzzyva cardbox") from None
         lexicon = lexicon_store().load(lexicon_name)
         imported = import_cardbox(rows, lexicon, utcnow(), Scheduler())
         return service.create_deck(
@@ -218,7 +223,7 @@ def _row(deck: Deck) -> DeckCard:
     number = request.form.get("card", "")
     try:
         return service.deck_card(deck, posted_number(number))
-    except StudyError:
+    except Refused:
         abort(404)
 
 
@@ -285,7 +290,7 @@ def grade(deck_id: int) -> ResponseReturnValue:
         text = request.form.get("rating", "")
         try:
             service.regrade(deck, posted_number(text))
-        except StudyError as error:
+        except Refused as error:
             flash(game_message(error), "error")
     return redirect(url_for("study.study", deck_id=deck.id), code=303)
 
@@ -297,7 +302,7 @@ def undo(deck_id: int) -> ResponseReturnValue:
     if ActionForm().validate_on_submit():
         try:
             service.undo(deck)
-        except StudyError as error:
+        except Refused as error:
             flash(game_message(error), "error")
         else:
             flash(_("The last grade is undone."), "success")

@@ -27,18 +27,22 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from drills.cards import split_answers
 from drills.probability import MAX_LENGTH, MIN_LENGTH
 
-from ..extensions import db, lexicon_store
-from ..games.service import JOIN_CODE_LENGTH, GameError
+from ..core.codes import JOIN_CODE_LENGTH
+from ..core.database import db
+from ..core.errors import Refused
+from ..core.lexicons import lexicon_store
+from ..http.errors import status_of
+from ..http.negotiate import wants_json
+from ..http.ratelimit import limited, refused_guess
+from ..http.session import WALL_TOKENS, remember_token, session_token
 from ..wall import service
 from ..wall.models import Wall, WallFind, WallPlayer
 from .auth import director_required, logged_in_director
-from .common import qr_code, remember_token, session_token, wants_json
+from .common import qr_code
 from .forms import ActionForm
-from .security import limited, refused_guess
 
 bp = Blueprint("wall", __name__)
 
-SESSION_KEY = "wall_players"  # {wall id: player token}
 MAX_WORDS_AT_ONCE = 10  # words typed before one Enter (a player may type several, separated by spaces)
 
 
@@ -91,7 +95,7 @@ def _wall_messages() -> dict[str, Say]:
     }
 
 
-def wall_message(error: GameError) -> str:
+def wall_message(error: Refused) -> str:
     """A refusal of the wall service in the reader's language."""
     say = _wall_messages().get(error.code)
     return say(error.params) if say is not None else _("The server could not do this now.")
@@ -197,7 +201,7 @@ def _wall_of_director(wall_id: int) -> Wall:
 
 def _player(wall: Wall) -> WallPlayer | None:
     """This browser's player on ``wall``, if it joined it."""
-    token = session_token(SESSION_KEY, wall.id)
+    token = session_token(WALL_TOKENS, wall.id)
     player = service.player_for_token(token) if token is not None else None
     return player if player is not None and player.wall_id == wall.id else None
 
@@ -247,7 +251,7 @@ def new() -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             wall = service.create_wall(director, form.lexicon.data, form.spec())
-        except GameError as error:
+        except Refused as error:
             _show_on_form(form, error)
         else:
             return redirect(url_for("wall.console", wall_id=wall.id), code=303)
@@ -255,7 +259,7 @@ def new() -> ResponseReturnValue:
     return render_template("drills/wall/new.html", form=form), status
 
 
-def _show_on_form(form: WallForm, error: GameError) -> None:
+def _show_on_form(form: WallForm, error: Refused) -> None:
     """A refusal next to the field it is about, or at the top of the form."""
     setting = str(error.params.get("setting", ""))
     by_code = {
@@ -306,9 +310,9 @@ def act(wall_id: int, action: str) -> ResponseReturnValue:
         abort(400)
     try:
         (service.start_wall if action == "start" else service.end_wall)(wall)
-    except GameError as error:
+    except Refused as error:
         if wants_json():
-            return {"ok": False, "error": wall_message(error)}, error.status
+            return {"ok": False, "error": wall_message(error)}, status_of(error)
         flash(wall_message(error), "error")
         return redirect(back, code=303)
     if wants_json():
@@ -353,13 +357,13 @@ def join() -> ResponseReturnValue:
     elif form.validate_on_submit():
         try:
             player, token = service.join_wall(form.code.data, form.name.data)
-        except GameError as error:
+        except Refused as error:
             if error.code == "unknown_code":
                 refused_guess()
             target = form.name if error.code in ("name_taken", "bad_name") else form.code
             target.errors = [wall_message(error)]
         else:
-            remember_token(SESSION_KEY, player.wall_id, token)
+            remember_token(WALL_TOKENS, player.wall_id, token)
             return redirect(url_for("wall.play", wall_id=player.wall_id), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("drills/wall/join.html", form=form), status
@@ -417,7 +421,7 @@ def answer(wall_id: int) -> ResponseReturnValue:
         for word in split_answers([form.word.data])[:MAX_WORDS_AT_ONCE]:
             try:
                 found = service.submit_answer(wall, player, word)
-            except GameError as refused:
+            except Refused as refused:
                 verdicts.append(Verdict(word, False, wall_message(refused)))
                 if refused.code in ("wall_over", "wall_not_started", "wrong_wall"):
                     break  # the same for every other word

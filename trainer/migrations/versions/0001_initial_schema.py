@@ -9,7 +9,7 @@ Create Date: 2026-11-22 05:56:01.248788
 import sqlalchemy as sa
 from alembic import op
 
-import trainer.extensions
+import trainer.core.database
 
 # revision identifiers, used by Alembic.
 revision = "20e096e9ac2a"
@@ -25,7 +25,7 @@ def upgrade():
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("username", sa.String(length=80), nullable=False),
         sa.Column("password_hash", sa.String(length=255), nullable=False),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_director")),
         sa.UniqueConstraint("username", name=op.f("uq_director_username")),
     )
@@ -48,8 +48,8 @@ def upgrade():
         sa.Column("round_number", sa.Integer(), nullable=False),
         sa.Column("board", sa.Text(), nullable=False),
         sa.Column("end_reason", sa.String(length=40), nullable=True),
-        sa.Column("next_round_at", trainer.extensions.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("next_round_at", trainer.core.database.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["director_id"], ["director.id"], name=op.f("fk_game_director_id_director")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_game")),
         sa.UniqueConstraint("join_code", name=op.f("uq_game_join_code")),
@@ -61,7 +61,7 @@ def upgrade():
         sa.Column("kind", sa.String(length=32), nullable=False),
         sa.Column("data", sa.JSON(), nullable=False),
         sa.Column("author", sa.String(length=80), nullable=False),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["game.id"], name=op.f("fk_event_game_id_game")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_event")),
     )
@@ -74,7 +74,7 @@ def upgrade():
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("token_hash", sa.String(length=64), nullable=False),
-        sa.Column("joined_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("joined_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["game.id"], name=op.f("fk_player_game_id_game")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_player")),
         sa.UniqueConstraint("game_id", "name", name=op.f("uq_player_game_id")),
@@ -90,10 +90,10 @@ def upgrade():
         sa.Column("draw_record", sa.Text(), nullable=False),
         sa.Column("board_before", sa.Text(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
-        sa.Column("started_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
-        sa.Column("deadline", trainer.extensions.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("started_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("deadline", trainer.core.database.UTCDateTime(timezone=True), nullable=True),
         sa.Column("seconds_left_when_paused", sa.Double(), nullable=True),
-        sa.Column("closed_at", trainer.extensions.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("closed_at", trainer.core.database.UTCDateTime(timezone=True), nullable=True),
         sa.Column("top_score", sa.Integer(), nullable=True),
         sa.Column("tops", sa.JSON(), nullable=True),
         sa.Column("placed_move", sa.String(length=40), nullable=True),
@@ -110,7 +110,7 @@ def upgrade():
         sa.Column("score", sa.Integer(), nullable=False),
         sa.Column("reason", sa.Text(), nullable=False),
         sa.Column("author", sa.String(length=80), nullable=False),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["player_id"], ["player.id"], name=op.f("fk_correction_player_id_player")),
         sa.ForeignKeyConstraint(["round_id"], ["round.id"], name=op.f("fk_correction_round_id_round")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_correction")),
@@ -137,7 +137,7 @@ def upgrade():
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("move", sa.String(length=40), nullable=False),
         sa.Column("score_as_placed", sa.Integer(), nullable=False),
-        sa.Column("received_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("received_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["player_id"], ["player.id"], name=op.f("fk_submission_player_id_player")),
         sa.ForeignKeyConstraint(["round_id"], ["round.id"], name=op.f("fk_submission_round_id_round")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_submission")),

@@ -9,7 +9,7 @@ Create Date: 2026-11-22 08:13:21.433862
 import sqlalchemy as sa
 from alembic import op
 
-import trainer.extensions
+import trainer.core.database
 
 # revision identifiers, used by Alembic.
 revision = "0003_word_study"
@@ -26,7 +26,7 @@ def upgrade():
         sa.Column("username", sa.String(length=80), nullable=False),
         sa.Column("password_hash", sa.String(length=255), nullable=False),
         sa.Column("day_starts_hour", sa.Integer(), nullable=False),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_learner")),
         sa.UniqueConstraint("username", name=op.f("uq_learner_username")),
     )
@@ -40,7 +40,7 @@ def upgrade():
         sa.Column("new_per_day", sa.Integer(), nullable=False),
         sa.Column("reviews_per_day", sa.Integer(), nullable=False),
         sa.Column("desired_retention", sa.Double(), nullable=False),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["learner_id"], ["learner.id"], name=op.f("fk_deck_learner_id_learner")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_deck")),
     )
@@ -51,7 +51,7 @@ def upgrade():
         sa.Column("card_id", sa.String(length=200), nullable=False),
         sa.Column("rank", sa.Integer(), nullable=False),
         sa.Column("state", sa.Integer(), nullable=False),
-        sa.Column("due", trainer.extensions.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("due", trainer.core.database.UTCDateTime(timezone=True), nullable=True),
         sa.Column("stability", sa.Double(), nullable=True),
         sa.Column("fsrs", sa.JSON(), nullable=True),
         sa.ForeignKeyConstraint(["deck_id"], ["deck.id"], name=op.f("fk_deck_card_deck_id_deck")),
@@ -71,7 +71,7 @@ def upgrade():
         sa.Column("kind", sa.String(length=16), nullable=False),
         sa.Column("rating", sa.Integer(), nullable=False),
         sa.Column("suggested", sa.Integer(), nullable=False),
-        sa.Column("reviewed_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("reviewed_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.Column("duration_ms", sa.Integer(), nullable=True),
         sa.Column("answers", sa.JSON(), nullable=False),
         sa.Column("right", sa.Integer(), nullable=False),

@@ -9,7 +9,7 @@ Create Date: 2026-11-22
 import sqlalchemy as sa
 from alembic import op
 
-import trainer.extensions
+import trainer.core.database
 
 revision = "0004_word_wall"
 down_revision = "0003_word_study"
@@ -28,9 +28,9 @@ def upgrade():
         sa.Column("answers", sa.JSON(), nullable=False),
         sa.Column("seconds", sa.Integer(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
-        sa.Column("started_at", trainer.extensions.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("deadline", trainer.extensions.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("created_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("started_at", trainer.core.database.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("deadline", trainer.core.database.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("created_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["director_id"], ["director.id"], name=op.f("fk_wall_director_id_director")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_wall")),
         sa.UniqueConstraint("join_code", name=op.f("uq_wall_join_code")),
@@ -41,7 +41,7 @@ def upgrade():
         sa.Column("wall_id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=40), nullable=False),
         sa.Column("token_hash", sa.String(length=64), nullable=False),
-        sa.Column("joined_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("joined_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["wall_id"], ["wall.id"], name=op.f("fk_wall_player_wall_id_wall")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_wall_player")),
         sa.UniqueConstraint("wall_id", "name", name=op.f("uq_wall_player_wall_id")),
@@ -54,7 +54,7 @@ def upgrade():
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("word", sa.String(length=15), nullable=False),
         sa.Column("alphagram", sa.String(length=15), nullable=False),
-        sa.Column("found_at", trainer.extensions.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("found_at", trainer.core.database.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["player_id"], ["wall_player.id"], name=op.f("fk_wall_find_player_id_wall_player")),
         sa.ForeignKeyConstraint(["wall_id"], ["wall.id"], name=op.f("fk_wall_find_wall_id_wall")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_wall_find")),

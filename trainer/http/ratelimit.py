@@ -1,8 +1,7 @@
-"""Defences every page and the API share: rate limits on guessing and flooding, and security headers.
+"""Rate limits on guessing and flooding (Flask-Limiter), shared by the pages, the API and the fast path.
 
-Rate limits (Flask-Limiter). A club joins hundreds of phones from one public address (its Wi-Fi's
-NAT) and the load benchmark runs thousands of players from 127.0.0.1, so nothing a player does
-normally is limited per address. What is limited:
+A club joins hundreds of phones from one public address (its Wi-Fi's NAT) and the load benchmark runs
+thousands of players from 127.0.0.1, so nothing a player does normally is limited per address. What is limited:
 
 - joining (``/join``, ``/walls/join``, ``/api/join``): only *refused guesses* count, a join code that
   names no game, per address and across all addresses at once. The second cap is what makes guessing
@@ -18,19 +17,13 @@ must not share counts). Counts live in Redis when ``TIRAGE_REDIS_URL`` is set, s
 of a server shares them, else in the process's memory. ``RATELIMIT_ENABLED = False`` turns them off;
 the ``TIRAGE_RATELIMIT_*`` settings change them (read on each request). A 429 says what was limited and
 carries Retry-After: JSON ``{"error": ...}`` on the API and to the pages' scripts, else a page.
-
-Headers: every answer gets a strict Content-Security-Policy and its companions (see
-:data:`SECURITY_HEADERS`), and Strict-Transport-Security when ``TIRAGE_HTTPS`` is set. Bad input:
-:func:`posted_number` reads the numbers forms post.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import math
-import re
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -45,17 +38,16 @@ from limits import RateLimitItem
 from limits import parse as parse_limit
 
 from . import limit_storage as limit_storage  # registers tirage-memory://
-from .common import session_token, wants_json
+from .auth import bearer
+from .body import json_field
+from .negotiate import is_api_request, wants_json
+from .session import PLAYER_TOKENS, session_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 LIMITER_KEY = "tirage.limiter"
 LIMITS_ATTRIBUTE = "tirage_limits"
 REFUSED_FLAG = "tirage_refused_guess"
-# As trainer.api.common's (not imported from there: the API imports this module). A larger body names
-# nobody; a larger number is no id or round of a PostgreSQL INTEGER column.
-MAX_BODY = 64 * 1024
-MAX_ID = 2**31 - 1
 
 # Join codes are 6 characters of a 32-letter alphabet: 32**6 = 1,073,741,824 codes. With G games
 # (their codes stay taken after the game), one guess hits with probability G / 32**6, so a guesser
@@ -77,30 +69,6 @@ API_MESSAGES: dict[str, str] = {
     SUBMIT: "too many plays handed in within a minute: try again in {seconds} s",
 }
 
-# The HTTP headers of every answer. The pages have no inline script or style (tests/browser/ fails
-# on any console error, a violation of this policy included); ``data:`` images are the empty favicon.
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "style-src 'self'",
-        "script-src 'self'",
-        "connect-src 'self'",
-        "frame-ancestors 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "object-src 'none'",
-    )
-)
-SECURITY_HEADERS: dict[str, str] = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "X-Frame-Options": "DENY",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-}
-HSTS = "max-age=31536000"  # only when the site is served over https (TIRAGE_HTTPS)
-
 
 # ---------------------------------------------------------------- what views use
 
@@ -118,18 +86,6 @@ def limited(*kinds: str) -> Callable[[F], F]:
 def refused_guess() -> None:
     """This request tried a join code or a password that was wrong: it counts against the limits."""
     setattr(g, REFUSED_FLAG, True)
-
-
-def posted_number(value: object) -> int | None:
-    """A whole number a form posted (a round, a player, a card): ASCII digits that fit a database integer.
-
-    Not ``str.isdigit``: it takes "²", which ``int`` refuses (a 500), and a huge number overflows the
-    database's integer (a 500 too). Anything else is None, for the view to treat as missing.
-    """
-    text = str(value if value is not None else "").strip()
-    if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) > MAX_ID:
-        return None
-    return int(text)
 
 
 # ---------------------------------------------------------------- who a request counts for
@@ -151,18 +107,10 @@ def _address() -> str:
 
 def _body_field(name: str) -> str:
     """A text field of the page's form or of the API's JSON body, without failing on any body (limits run
-    before the view). The API's body is read as bytes whatever its Content-Type, as the API reads it."""
-    if request.blueprint != "api":
-        value: Any = request.form.get(name)
-    else:
-        raw = request.get_data(cache=True)
-        if len(raw) > MAX_BODY:
-            return ""
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            return ""
-        value = data.get(name) if isinstance(data, dict) else None
+    before the view)."""
+    if request.blueprint == "api":
+        return json_field(name)
+    value: Any = request.form.get(name)
     return value.strip().lower()[:200] if isinstance(value, str) else ""
 
 
@@ -179,11 +127,10 @@ def _player() -> str:
     """The player handing in a play: their token (hashed: a count's key is no credential), "" if none."""
     token: str | None
     if request.blueprint == "api":
-        scheme, _sep, value = request.headers.get("Authorization", "").partition(" ")
-        token = value.strip() if scheme.lower() == "bearer" else None
+        token = bearer()
     else:
         game_id = (request.view_args or {}).get("game_id")
-        token = session_token("players", game_id) if isinstance(game_id, int) else None
+        token = session_token(PLAYER_TOKENS, game_id) if isinstance(game_id, int) else None
     return player_limit_key(token) if token else ""
 
 
@@ -336,7 +283,7 @@ def too_many(error: RateLimitExceeded) -> ResponseReturnValue:
     kind = str(error.limit.error_message or SUBMIT)
     seconds = _seconds_left()
     headers = {"Retry-After": str(seconds)}
-    if request.path == "/api" or request.path.startswith("/api/"):
+    if is_api_request():
         return jsonify(error=API_MESSAGES.get(kind, API_MESSAGES[SUBMIT]).format(seconds=seconds)), 429, headers
     message = _page_message(kind, seconds)
     if wants_json():
@@ -345,28 +292,20 @@ def too_many(error: RateLimitExceeded) -> ResponseReturnValue:
     return page, 429, headers
 
 
-# ---------------------------------------------------------------- headers
+# ---------------------------------------------------------------- the storage
 
 
 def storage_uri(redis_url: str | None) -> str:
     """Where the counts live: the server's Redis (in the ``limits`` library's spelling), else memory."""
     if not redis_url:
-        return "tirage-memory://"  # trainer.web.limit_storage
+        return "tirage-memory://"  # trainer.http.limit_storage
     if redis_url.startswith("unix://"):  # redis-py's socket URL; limits calls it redis+unix://
         return "redis+unix://" + redis_url[len("unix://") :]
     return redis_url
 
 
-def _security_headers(response: Response) -> Response:
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if current_app.config.get("TIRAGE_HTTPS"):
-        response.headers.setdefault("Strict-Transport-Security", HSTS)
-    return response
-
-
 def init_app(app: Flask) -> None:
-    """The limiter and the headers; call after every blueprint is registered (the limits wrap their views)."""
+    """The limiter; call after every blueprint is registered (the limits wrap their views)."""
     for key, value in DEFAULT_LIMITS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config.get("TIRAGE_REDIS_URL")))
@@ -386,4 +325,3 @@ def init_app(app: Flask) -> None:
     app.extensions[LIMITER_KEY] = limits
     _apply_limits(app, limits)
     app.register_error_handler(RateLimitExceeded, too_many)
-    app.after_request(_security_headers)

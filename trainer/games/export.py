@@ -18,7 +18,7 @@ from ..duplicate.results import GameResults
 from ..engine.board import Board
 from ..engine.notation import format_move, parse_move
 from ..engine.rules import ruleset
-from ..games.models import Game
+from .models import Game
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GCG_NICK = "Top"

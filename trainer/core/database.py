@@ -1,7 +1,8 @@
-"""Objects shared by every part of the web application: the database, translations, the lexicon store.
+"""The database every service stores its rows in (Flask-SQLAlchemy), and its migrations (Flask-Migrate).
 
-They are created unbound here and bound to an application by ``init_app`` so that tests can build as
-many applications as they like, each with its own instance folder and database.
+Created unbound here and bound to an application by :func:`init_app`, so that tests can build as many
+applications as they like, each with its own instance folder and database. Models derive from
+:data:`Model`.
 """
 
 from __future__ import annotations
@@ -9,18 +10,16 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flask_migrate
-from flask import Flask, current_app
-from flask_babel import Babel
+from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import DateTime, Dialect, Engine, MetaData, TypeDecorator, event
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, registry
 
 from . import group_commit
-from .engine.lexicon import LexiconStore
 
 # Named constraints let Alembic alter SQLite tables later (batch mode needs names to drop them).
 NAMING_CONVENTION = {
@@ -63,11 +62,12 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = flask_migrate.Migrate()
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-babel = Babel()
-csrf = CSRFProtect()
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
-_LEXICON_STORE_KEY = "tirage.lexicon_store"
+if TYPE_CHECKING:  # what db.Model is at run time: Base with Flask-SQLAlchemy's mixins
+    Model = Base
+else:
+    Model = db.Model
 
 
 def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
@@ -77,7 +77,7 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA journal_mode=WAL")
-        # Commits write the log without syncing it; trainer.group_commit syncs it, once for every
+        # Commits write the log without syncing it; trainer.core.group_commit syncs it, once for every
         # commit waiting, before any of them returns (as durable as FULL, without one fsync each).
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
@@ -86,29 +86,32 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
         cursor.close()
 
 
-def _watch_sqlite(engine: Engine) -> None:
+def watch_sqlite(engine: Engine) -> None:
     """Set the pragmas on every new connection of this one engine (never a global listener)."""
     if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _set_sqlite_pragmas):
         event.listen(engine, "connect", _set_sqlite_pragmas)
 
 
 def init_app(app: Flask) -> None:
-    """Bind the database and the lexicon store to ``app`` and create the tables that are missing."""
+    """Bind the database to ``app`` and bring it to the latest schema."""
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIR), render_as_batch=True)
     with app.app_context():
         for engine in db.engines.values():
-            _watch_sqlite(engine)
+            watch_sqlite(engine)
         # Brings the database (SQLite file or PostgreSQL) to the latest schema; a club's data
         # survives upgrades. Connects once, so the SQLite file exists (in WAL mode) from the start.
         flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
         engine = db.engine
         if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
             group_commit.install(app, db.session.session_factory.class_, str(engine.url.database))
-    app.extensions[_LEXICON_STORE_KEY] = LexiconStore(Path(app.instance_path))
 
 
-def lexicon_store(app: Flask | None = None) -> LexiconStore:
-    """The application's one lexicon store, so a word graph is loaded once per process, not per request."""
-    store: LexiconStore = (app or current_app).extensions[_LEXICON_STORE_KEY]
-    return store
+# What the DBAPI raises for a refused or lost connection: the request did not complete, it may be retried.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def database_error_summary(error: Exception) -> str:
+    """The driver's message without the SQL and the link SQLAlchemy appends: one line per log entry."""
+    lines = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__

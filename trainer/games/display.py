@@ -1,9 +1,9 @@
-"""What the game pages show, computed once from the rows for the templates (read only).
+"""What the game's screens show (the director's console, the players' phones, the projector), computed
+once from the rows as plain objects, so the pages' templates and the event loop's fast path only lay
+them out (read only).
 
-The director's console, the players' phones and the projector show the same board, rack, clock and
-results; this module builds them as plain objects so the templates only lay them out. Like the API's
-``present`` module it never shows a play, a name behind a submission or a word's validity before
-the round closes.
+Like :mod:`.present` (the API's shapes) it never shows a play, a name behind a submission or a word's
+validity before the round closes.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from math import ceil
 
 from sqlalchemy import func, select
 
+from ..core.database import db
 from ..duplicate.results import GameResults, PlayerRound, Standing
 from ..engine.board import Board
 from ..engine.errors import EngineError
 from ..engine.notation import parse_move, square_name
 from ..engine.rules import Notation, ruleset
-from ..extensions import db
-from ..games import service
-from ..games.cache import cached, game_results
-from ..games.models import Event, Game, Player, Round
+from . import service
+from .cache import cached, game_results
+from .models import Event, Game, Player, Round
 
 STANDINGS_PAGE = 10  # rows of the standings on one projector page
 STANDINGS_PAGES_SHOWN = 10  # the projector pages through the top of the table, not through a room of 1,500

@@ -1,8 +1,9 @@
-"""The JSON shapes of the API, built from the rows and the service's results (read only).
+"""What clients may see of a game, as JSON shapes: its state, closed rounds, standings, events (read only).
 
-Kept apart from the views so the web pages can show the same figures, and apart from the
-service because they only decide what a client sees: nothing before a round closes reveals a
-play, a name behind a submission, or the seed (which would let a client foresee the draws).
+Used by the API and by the event loop's fast path (the reveal every phone reads, the event stream).
+Kept apart from the service's transitions because it only decides what a client sees: nothing
+before a round closes reveals a play, a name behind a submission, or the seed (which would let a
+client foresee the draws).
 """
 
 from __future__ import annotations
@@ -11,33 +12,20 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ..core.clock import iso
+from ..core.database import db
+from ..duplicate import settings as declared
 from ..duplicate.results import GameResults, PlayerRound, RoundResult, Standing
-from ..extensions import db
-from ..games import service
-from ..games.cache import cached
-from ..games.models import Event, Game, Player, Result, Round
-from .common import iso
-
-SETTINGS = (
-    "rules",
-    "lexicon",
-    "notation",
-    "round_seconds",
-    "reveal_seconds",
-    "draw_rule",
-    "solo_bonus",
-    "solo_min_players",
-    "seed",
-    "max_rounds",
-)
+from . import service
+from .cache import cached
+from .models import Event, Game, Player, Result, Round
 
 
 def settings(game: Game, with_seed: bool) -> dict[str, Any]:
-    """The game's settings; the seed only for its director, or once the game is over."""
-    shown = {key: getattr(game, key) for key in SETTINGS}
-    if not (with_seed or game.status == "finished"):
-        shown.pop("seed")
-    return shown
+    """The game's settings; the seed (private) only for its director, or once the game is over."""
+    return declared.shown(
+        {key: getattr(game, key) for key in declared.TOP_LEVEL}, with_seed or game.status == "finished"
+    )
 
 
 def created(game: Game) -> dict[str, Any]:
@@ -213,7 +201,7 @@ def event(row: Event) -> dict[str, Any]:
     """An event of the log as streamed: counts for submissions, never a name or a play behind one."""
     data = dict(row.data)
     if row.kind == "created" and isinstance(data.get("settings"), dict):
-        data["settings"] = {k: v for k, v in data["settings"].items() if k != "seed"}
+        data["settings"] = declared.shown(data["settings"], private=False)
     shown: dict[str, Any] = {"id": row.id, "kind": row.kind, "at": iso(row.created_at), **data}
     if row.kind not in PRIVATE_EVENTS:
         shown["by"] = row.author

@@ -14,9 +14,9 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from ..extensions import db
-from ..games.models import Event
-from ..games.service import EVENTS_WRITTEN_KEY
+from ..core.database import db
+from .models import Event
+from .service import EVENTS_WRITTEN_KEY
 
 CHANNEL = "tirage:events"
 REDIS_KEY = "tirage.redis"

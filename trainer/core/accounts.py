@@ -1,0 +1,122 @@
+"""Accounts: directors run games and walls, learners study words. One person, one name per kind.
+
+Passwords are hashed with Werkzeug's scrypt. A director using the JSON API gets a signed token
+(itsdangerous, keyed by the application's secret) instead of a session. Login pages and the CLI
+share the rules here: a name of 1 to 80 characters, a password of at least 8.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import current_app
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from sqlalchemy import String, select
+from sqlalchemy.orm import Mapped, mapped_column
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .clock import utcnow
+from .database import Model, db
+from .errors import Refused
+
+DIRECTOR_TOKEN_MAX_AGE = 24 * 3600  # a club night, with margin
+MIN_PASSWORD = 8
+MAX_ACCOUNT_NAME = 80
+
+
+class Director(Model):
+    """A club official who creates and runs games and walls (``tirage director create``)."""
+
+    __tablename__ = "director"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Learner(Model):
+    """Someone who studies words; their decks and progress are theirs alone."""
+
+    __tablename__ = "learner"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    day_starts_hour: Mapped[int] = mapped_column(default=4)  # a study day runs from 4 am to 4 am (UTC)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+def check_password(password: object) -> str:
+    """``password`` if it is long enough (``short_password`` otherwise): asked before anything else."""
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        raise Refused("short_password", f"the password must have at least {MIN_PASSWORD} characters", n=MIN_PASSWORD)
+    return password
+
+
+def _account_name(username: object, code: str) -> str:
+    name = username.strip() if isinstance(username, str) else ""
+    if not 1 <= len(name) <= MAX_ACCOUNT_NAME:
+        raise Refused(code, f"the name must be 1 to {MAX_ACCOUNT_NAME} characters")
+    return name
+
+
+def create_director(username: object, password: object) -> Director:
+    name = _account_name(username, "bad_director_name")
+    secret = check_password(password)
+    if db.session.execute(select(Director.id).where(Director.username == name)).first() is not None:
+        raise Refused("director_taken", f"a director named {name!r} exists already", name=name)
+    director = Director(username=name, password_hash=generate_password_hash(secret))
+    db.session.add(director)
+    db.session.commit()
+    return director
+
+
+def create_learner(username: object, password: object) -> Learner:
+    name = _account_name(username, "bad_learner_name")
+    secret = check_password(password)
+    if db.session.execute(select(Learner.id).where(Learner.username == name)).first() is not None:
+        raise Refused("learner_taken", f"the name {name!r} is taken", name=name)
+    learner = Learner(username=name, password_hash=generate_password_hash(secret))
+    db.session.add(learner)
+    db.session.commit()
+    return learner
+
+
+def authenticate_director(username: object, password: object) -> Director | None:
+    """The director with this name and password, else None (the same answer for either mistake)."""
+    if not isinstance(username, str) or not isinstance(password, str):
+        return None
+    director = db.session.execute(select(Director).where(Director.username == username.strip())).scalar_one_or_none()
+    if director is None or not check_password_hash(director.password_hash, password):
+        return None
+    return director
+
+
+def authenticate_learner(username: object, password: object) -> Learner | None:
+    """The learner with this name and password, else None (the same answer for either mistake)."""
+    if not isinstance(username, str) or not isinstance(password, str):
+        return None
+    learner = db.session.execute(select(Learner).where(Learner.username == username.strip())).scalar_one_or_none()
+    if learner is None or not check_password_hash(learner.password_hash, password):
+        return None
+    return learner
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="tirage-director")
+
+
+def director_token(username: object, password: object) -> str | None:
+    """A token for the director if the password is right, else None."""
+    director = authenticate_director(username, password)
+    return None if director is None else _serializer().dumps({"director": director.id})
+
+
+def director_for_token(token: str) -> Director | None:
+    try:
+        data = _serializer().loads(token, max_age=DIRECTOR_TOKEN_MAX_AGE)
+    except BadSignature:
+        return None
+    director_id = data.get("director") if isinstance(data, dict) else None
+    return db.session.get(Director, director_id) if isinstance(director_id, int) else None

@@ -1,0 +1,55 @@
+"""Classic duplicate (docs/rules.md §6): the bag completes the reliquat under the draw rule, the top play
+goes on the board, the rack's other tiles are carried to the next round, players score their play."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from trainer.engine.board import Board, Move
+from trainer.engine.lexicon import Lexicon
+from trainer.engine.movegen import generate_moves, top_moves
+from trainer.engine.rules import Ruleset
+
+from .draw import Bag, Draw, reliquat_after
+from .modes import BEST_PLAYS_KEPT, Analysis, Mode
+from .results import Correction, GameResults, RoundRecord, SoloRule, score_game
+from .text import N_
+from .tiebreak import order_tops
+
+
+class Classic(Mode):
+    name = "classic"
+    title = N_("Classic duplicate")
+
+    def draw(self, bag: Bag, reliquat: str, number: int) -> Draw:
+        return bag.draw(reliquat, number)
+
+    def analyse(self, board: Board, rules: Ruleset, lexicon: Lexicon, rack: str, everything: bool) -> Analysis | None:
+        if not everything:
+            top_score, tops = top_moves(board, rules, lexicon, rack)
+            return Analysis(top_score, tuple(order_tops(tops, rack))) if tops else None
+        moves = generate_moves(board, rules, lexicon, rack)
+        if not moves:
+            return None
+        top_score = max(m.score or 0 for m in moves)
+        tops = order_tops([m for m in moves if m.score == top_score], rack)
+        counts = Counter(m.score or 0 for m in moves)
+        best = sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT]
+        return Analysis(top_score, tuple(tops), tuple(sorted(counts.items(), reverse=True)), tuple(best))
+
+    def place(self, board: Board, move: Move, rack: str) -> str:
+        board.place(move.tiles)
+        return reliquat_after(rack, move)
+
+    def score(
+        self,
+        rounds: Sequence[RoundRecord],
+        players: Iterable[str],
+        corrections: Iterable[Correction],
+        solo_rule: SoloRule,
+    ) -> GameResults:
+        return score_game(rounds, players, corrections, solo_rule)
+
+
+CLASSIC = Classic()

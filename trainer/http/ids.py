@@ -1,0 +1,37 @@
+"""Ids and numbers in URLs and forms: only what a database integer column holds.
+
+A larger number is a 404 (in a URL) or missing (in a form), never an overflow in the query (a 500).
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from werkzeug.routing import IntegerConverter, Map
+
+MAX_ID = 2**31 - 1  # the largest id (and round number) an INTEGER column holds in PostgreSQL
+_DIGITS = re.compile(r"[0-9]{1,10}")
+
+
+class IdConverter(IntegerConverter):
+    """``<id:name>`` in a route: a positive id that fits a database integer."""
+
+    def __init__(self, map: Map) -> None:
+        super().__init__(map, min=1, max=MAX_ID)
+
+
+def posted_number(value: object) -> int | None:
+    """A whole number a form posted (a round, a player, a card): ASCII digits that fit a database integer.
+
+    Not ``str.isdigit``: it takes "²", which ``int`` refuses (a 500), and a huge number overflows the
+    database's integer (a 500 too). Anything else is None, for the view to treat as missing.
+    """
+    text = str(value if value is not None else "").strip()
+    if not _DIGITS.fullmatch(text) or int(text) > MAX_ID:
+        return None
+    return int(text)
+
+
+def init_app(app: Flask) -> None:
+    app.url_map.converters["id"] = IdConverter
