@@ -2,8 +2,8 @@
 
     python bench/plays.py [--players 3000] [--connections 1000] [--lexicon-cache DIR]
 
-Starts ``tirage serve`` on a temporary instance folder (SQLite; ``tests/processes.py``'s
-``TirageServer``, as the process tests do), joins ``--players`` players to one game, starts it,
+Starts ``tirage serve`` on a temporary instance folder (SQLite; ``loadkit``'s ``ServerProcess``,
+as ``bench/load.py`` runs it), joins ``--players`` players to one game, starts it,
 then every player hands in two random legal plays of the round, all at once over at most
 ``--connections`` connections (each play is answered before that player's next is sent).
 Prints the plays answered per second, the server's CPU per play (utime + stime from ``/proc``)
@@ -17,18 +17,20 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import aiohttp
+from loadkit.instance import server_env
+from loadkit.server import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.processes import TirageServer  # noqa: E402
 from trainer.engine.board import Board  # noqa: E402
 from trainer.engine.lexicon import LexiconStore  # noqa: E402
 from trainer.engine.movegen import generate_moves  # noqa: E402
@@ -49,8 +51,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(server: TirageServer, players: int, connections: int) -> None:
-    base = server.base_url
+async def run(server: ServerProcess, instance: Path, players: int, connections: int) -> None:
+    base = server.base
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=connections)) as http:
         async with http.post(f"{base}/api/auth/token", json={"username": DIRECTOR, "password": PASSWORD}) as answer:
             director = {"Authorization": f"Bearer {(await answer.json())['token']}"}
@@ -73,7 +75,7 @@ async def run(server: TirageServer, players: int, connections: int) -> None:
         async with http.get(f"{base}/api/games/{game['id']}") as answer:
             rack = (await answer.json())["rack"]
         rules = ruleset("en")
-        lexicon = LexiconStore(server.instance).load("en")
+        lexicon = LexiconStore(instance).load("en")
         legal = [format_move(m) for m in generate_moves(Board.empty(rules), rules, lexicon, rack)]
         latencies: list[float] = []
         path = f"{base}/api/games/{game['id']}/rounds/1/plays"
@@ -111,14 +113,24 @@ def main() -> None:
         help="word graphs to copy into the server's instance (else it builds them)",
     )
     args = parser.parse_args()
-    with (
-        tempfile.TemporaryDirectory(prefix="tirage-plays-") as folder,
-        TirageServer(Path(folder), args.lexicon_cache, env_extra={"TIRAGE_SECRET_KEY": None}) as server,
-    ):
-        server.create_director(DIRECTOR, PASSWORD)
-        print(f"$ python bench/plays.py --players {args.players} --connections {args.connections}")
-        print("| measure | figures |\n| --- | --- |")
-        asyncio.run(run(server, args.players, args.connections))
+    with tempfile.TemporaryDirectory(prefix="tirage-plays-") as name:
+        folder = Path(name)
+        instance = folder / "instance"
+        instance.mkdir()
+        if args.lexicon_cache.is_dir():
+            shutil.copytree(args.lexicon_cache, instance / "cache")  # no word-graph build in the server
+        server = ServerProcess(folder, server_env(instance), [])
+        try:
+            server.start()
+            server.cli("director", "create", DIRECTOR, "--password", PASSWORD)
+            print(f"$ python bench/plays.py --players {args.players} --connections {args.connections}")
+            print("| measure | figures |\n| --- | --- |")
+            asyncio.run(run(server, instance, args.players, args.connections))
+        except Exception:
+            print(f"server log (last lines):\n{server.output()}", file=sys.stderr)
+            raise
+        finally:
+            server.stop()
 
 
 if __name__ == "__main__":
