@@ -4,7 +4,7 @@ Zyzzyva keeps a Leitner cardbox per quiz type in SQLite: table ``questions`` (qu
 correct, incorrect, streak, last_correct, difficulty, cardbox, next_scheduled), times in Unix
 seconds, the question of an anagram quiz being its alphagram. A right answer moves a card up one
 box, a wrong one back to box 0, and box ``b`` waits the interval of :data:`CARDBOX_SCHEDULE`
-(docs DRILLS.md). fsrs has no boxes, so a box becomes the fsrs card that would be scheduled that
+(docs/rules.md §7.10). fsrs has no boxes, so a box becomes the fsrs card that would be scheduled that
 far out: state Review, stability chosen so that fsrs's own interval at the deck's desired
 retention is the box's base interval, due when Zyzzyva had it due. Going back, a card lands in
 the box whose interval is nearest (on a log scale) to the one its stability gives.

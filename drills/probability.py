@@ -2,7 +2,7 @@
 
 For an alphagram (letters in alphabetical order, RETAINS -> AEINRST) the number of ways to draw it
 from a full bag is the product over its letters of C(count in bag, count in word), plus the ways
-where blanks stand in for some of its letters (docs DRILLS.md). Dividing by C(total tiles, length)
+where blanks stand in for some of its letters (docs/rules.md §7.2). Dividing by C(total tiles, length)
 gives the probability; alphagrams of one length are ranked by that number, ties alphabetical.
 The order depends on the tile set (English and French bags differ) and the lexicon (which
 alphagrams have words), so an index is built per lexicon.

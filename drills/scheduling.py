@@ -1,7 +1,7 @@
 """When each card comes back: fsrs schedules one card; this module schedules the learner's day.
 
 `fsrs` (6.x) turns a card's past and a rating into its next due date. Around it, the server needs
-(docs DRILLS.md, issue 5):
+(docs/rules.md §7.7–7.9):
 
 * a rating from the answer itself (:func:`rating_for`): anything missed or wrong is Again; all
   right is Good, Easy when fast, Hard when slow;

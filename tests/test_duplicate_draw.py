@@ -1,4 +1,4 @@
-"""The draw of a duplicate game (GAME-RULES.md section 6): the vowel/consonant rule, rejets, seeds, the end.
+"""The draw of a duplicate game (docs/rules.md §6.2–6.5): the vowel/consonant rule, rejets, seeds, the end.
 
 Most games here are bag-only: each round "plays" a random part of the rack, as a play would, so
 hundreds of seeded games run in well under a second. Games with real plays are in

@@ -1,4 +1,4 @@
-"""Notation of squares and plays (GAME-RULES.md section 5): both conventions, round trips, errors."""
+"""Notation of squares and plays (docs/rules.md §5): both conventions, round trips, errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Checking and scoring plays (GAME-RULES.md sections 3 and 4), with scores worked out by hand.
+"""Checking and scoring plays (docs/rules.md §3 and §4), with scores worked out by hand.
 
 Premium squares used below (English names): row 8 is ``=..'...*...'..=`` (A8 triple word, D8
 double letter, H8 centre double word, L8 double letter, O8 triple word); G7 is a double letter;

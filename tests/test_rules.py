@@ -1,4 +1,4 @@
-"""Rules as data (GAME-RULES.md sections 1 and 2): tile sets, the standard layout, rulesets."""
+"""Rules as data (docs/rules.md §1 and §2): tile sets, the standard layout, rulesets."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from trainer.engine.notation import format_move, parse_coordinate, parse_move
 from trainer.engine.play import validate
 from trainer.engine.rules import BLANK, Layout, Ruleset, ruleset, ruleset_codes
 
-# GAME-RULES.md section 1, copied letter by letter: letter -> (count, value).
+# docs/rules.md §1.1 and §1.2, copied letter by letter: letter -> (count, value).
 ENGLISH_TILES = {
     "A": (9, 1),
     "B": (2, 3),
@@ -72,7 +72,7 @@ FRENCH_TILES = {
     "Z": (1, 10),
 }
 
-# GAME-RULES.md section 2, English square names (column letter, row number).
+# docs/rules.md §2.2, English square names (column letter, row number).
 TRIPLE_WORD = ["A1", "H1", "O1", "A8", "O8", "A15", "H15", "O15"]
 DOUBLE_WORD = [
     "B2",

@@ -1,8 +1,9 @@
 """The application factory: ``create_app()`` builds a configured Flask application.
 
 Configuration, in order of precedence: ``test_config`` (tests), environment variables
-(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``TIRAGE_INSTANCE`` via :mod:`trainer.paths`), then defaults
-that need nothing set up: a SQLite database and a generated secret key, both in the instance folder.
+(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``TIRAGE_INSTANCE`` via :mod:`trainer.core.paths`),
+then defaults that need nothing set up: a SQLite database and a generated secret key, both in the
+instance folder. The production server wraps this application: :mod:`trainer.server`.
 """
 
 from __future__ import annotations

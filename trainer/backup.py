@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import alembic.command
 import alembic.util
@@ -279,7 +280,8 @@ def _migrated(url: str, server: bool = False) -> Iterator[Engine]:
             watch_sqlite(engine)
         try:
             # Alembic itself, not flask_migrate.upgrade, which exits the process on an error.
-            alembic.command.upgrade(migrate.get_config(str(MIGRATIONS_DIR)), "head")
+            config: Any = migrate.get_config(str(MIGRATIONS_DIR))  # an Alembic Config (its stubs cannot say so yet)
+            alembic.command.upgrade(config, "head")
         except alembic.util.CommandError as exc:
             engine.dispose()
             raise BackupError(f"cannot bring {shown_url(url)} to this Tirage's schema: {exc}") from None

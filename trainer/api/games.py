@@ -130,7 +130,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     data = json_body()
     service.correct(game, number, data.get("player_id"), data.get("score"), data.get("reason"), director.username)
-    return round_details(game_id, number), 201
+    return _round_details(game_id, number), 201
 
 
 @bp.post("/games/<id:game_id>/rounds/<id:number>/plays")
@@ -159,6 +159,10 @@ def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
 
 @bp.get("/games/<id:game_id>/rounds/<id:number>")
 def round_details(game_id: int, number: int) -> ResponseReturnValue:
+    return _round_details(game_id, number)
+
+
+def _round_details(game_id: int, number: int) -> Response:
     game, round_ = _closed_round(game_id, number)
     # Built once per version of the game: the whole room may ask at the reveal.
     body = cached(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flask_migrate
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Dialect, Engine, MetaData, TypeDecorator, event
+from sqlalchemy import DateTime, Dialect, Engine, MetaData, Table, TypeDecorator, event
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, registry
 
@@ -105,6 +105,13 @@ def init_app(app: Flask) -> None:
         engine = db.engine
         if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
             group_commit.install(app, db.session.session_factory.class_, str(engine.url.database))
+
+
+def table_of(model: type[Base]) -> Table:
+    """The table of a model, for Core statements (a room's plays are inserted as rows, not ORM objects)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 # What the DBAPI raises for a refused or lost connection: the request did not complete, it may be retried.

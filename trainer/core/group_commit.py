@@ -133,7 +133,7 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
 def install(app: Flask, session_class: type[Session], database: str) -> GroupFsync:
     """Queue ``app``'s writers to SQLite file ``database`` in this process, and make every commit durable
     before it returns. Connections must use ``synchronous=NORMAL`` (see
-    :func:`trainer.extensions._set_sqlite_pragmas`)."""
+    :func:`trainer.core.database._set_sqlite_pragmas`)."""
     if not event.contains(session_class, "after_commit", _after_commit):
         event.listen(session_class, "before_flush", _before_flush)
         event.listen(session_class, "do_orm_execute", _on_execute)

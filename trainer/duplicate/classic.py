@@ -12,7 +12,7 @@ from trainer.engine.movegen import generate_moves, top_moves
 from trainer.engine.rules import Ruleset
 
 from .draw import Bag, Draw, reliquat_after
-from .modes import BEST_PLAYS_KEPT, Analysis, Mode
+from .mode import BEST_PLAYS_KEPT, Analysis, Mode
 from .results import Correction, GameResults, RoundRecord, SoloRule, score_game
 from .text import N_
 from .tiebreak import order_tops

@@ -1,4 +1,4 @@
-"""The draw (tirage) of a duplicate game and the end of the game (GAME-RULES.md section 6).
+"""The draw (tirage) of a duplicate game and the end of the game (docs/rules.md §6.2–6.5).
 
 Documented choices:
 
@@ -84,7 +84,7 @@ class Requirement:
 
 @dataclass(frozen=True)
 class DrawRule:
-    """The draw settings of a game; defaults are those of GAME-RULES.md section 6."""
+    """The draw settings of a game (docs/rules.md §6.2); the defaults are the federation's."""
 
     min_vowels: int = 2
     min_consonants: int = 2

@@ -1,4 +1,4 @@
-"""Scoring the players of a duplicate game: round results and standings (GAME-RULES.md section 6).
+"""Scoring the players of a duplicate game: round results and standings (docs/rules.md §6.9–6.13).
 
 Documented choices:
 

@@ -37,7 +37,8 @@ from trainer.engine.rules import Notation, Ruleset
 
 from .draw import Bag, Draw, DrawRule, EndReason
 from .errors import RuleError
-from .modes import Analysis, Mode, mode
+from .mode import Analysis, Mode
+from .modes import mode
 from .results import Correction, GameResults, RoundRecord, SoloRule
 
 K = TypeVar("K")

@@ -1,4 +1,4 @@
-"""Which top play goes on the board when several share the top score (GAME-RULES.md section 6).
+"""Which top play goes on the board when several share the top score (docs/rules.md §6.7).
 
 The order, first criterion first (:func:`tiebreak_key`):
 

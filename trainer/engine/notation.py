@@ -1,4 +1,4 @@
-"""Notation of squares and plays, in both conventions of GAME-RULES.md section 5.
+"""Notation of squares and plays, in both conventions of docs/rules.md §5.
 
 English (tournament): columns are letters, rows numbers; ``8D`` (row first) is across,
 ``D8`` (column first) is down. French (duplicate): rows are letters, columns numbers; ``H4``

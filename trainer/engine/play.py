@@ -1,4 +1,4 @@
-"""Checking and scoring a play (GAME-RULES.md sections 3 and 4).
+"""Checking and scoring a play (docs/rules.md §3 and §4).
 
 The placement rules are checked one by one, each with its own message; word validity is
 checked apart (:func:`evaluate`), because the duplicate server must not reveal it before a

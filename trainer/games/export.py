@@ -19,6 +19,7 @@ from ..engine.board import Board
 from ..engine.notation import format_move, parse_move
 from ..engine.rules import ruleset
 from .models import Game
+from .service import notation_of
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GCG_NICK = "Top"
@@ -56,7 +57,7 @@ def standings_csv(results: GameResults) -> str:
 def game_gcg(game: Game) -> str:
     """The placed play of every closed round as a GCG record of one player, ``Top``."""
     rules = ruleset(game.rules)
-    notation = "french" if game.notation == "french" else "english"
+    notation = notation_of(game)
     lines = [
         "#character-encoding UTF-8",
         f"#player1 {GCG_NICK} Tirage duplicate game {game.id}",

@@ -200,8 +200,9 @@ PRIVATE_EVENTS = {"submission", "joined"}  # their author is a player's name: ne
 def event(row: Event) -> dict[str, Any]:
     """An event of the log as streamed: counts for submissions, never a name or a play behind one."""
     data = dict(row.data)
-    if row.kind == "created" and isinstance(data.get("settings"), dict):
-        data["settings"] = declared.shown(data["settings"], private=False)
+    settings = data.get("settings")
+    if row.kind == "created" and isinstance(settings, dict):
+        data["settings"] = declared.shown(settings, private=False)
     shown: dict[str, Any] = {"id": row.id, "kind": row.kind, "at": iso(row.created_at), **data}
     if row.kind not in PRIVATE_EVENTS:
         shown["by"] = row.author

@@ -133,10 +133,10 @@ class RoundScheduler:
         except DATABASE_DOWN as error:  # the sweeps run them, a second late at most
             log.warning("round scheduler could not plan the deadlines: %s", database_error_summary(error))
             return
-        for game_id, number, when in closes:
-            self.plan("close", game_id, number, when)
-        for game_id, number, when in nexts:
-            self.plan("next", game_id, number, when)
+        for kind, rows in (("close", closes), ("next", nexts)):
+            for game_id, number, when in rows:
+                if when is not None:  # the queries ask for set times only
+                    self.plan(kind, game_id, number, when)
 
     def plan(self, kind: str, game_id: int, number: int, when: datetime) -> None:
         if not self.scheduler.running:

@@ -30,14 +30,15 @@ from sqlalchemy.exc import IntegrityError
 from ..core.accounts import Director
 from ..core.clock import utcnow
 from ..core.codes import hash_token, new_join_code, new_token, typed_code
-from ..core.database import db
+from ..core.database import db, table_of
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..core.names import player_name
 from ..duplicate import rounds
 from ..duplicate import settings as declared
 from ..duplicate.errors import RuleError
-from ..duplicate.modes import Mode, mode
+from ..duplicate.mode import Mode
+from ..duplicate.modes import mode
 from ..duplicate.results import Correction as CorrectionRecord
 from ..duplicate.results import GameResults, RoundRecord, SoloRule
 from ..duplicate.results import Submission as SubmissionRecord
@@ -402,8 +403,8 @@ def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | Refused]:
     if submissions:
         # Core INSERTs on the tables (not ORM objects, not even the ORM's bulk path): this runs for every play
         # of a room in the last seconds of a round.
-        db.session.execute(insert(Submission.__table__), submissions)
-        db.session.execute(insert(Event.__table__), events)
+        db.session.execute(insert(table_of(Submission)), submissions)
+        db.session.execute(insert(table_of(Event)), events)
         db.session.info.setdefault(EVENTS_WRITTEN_KEY, set()).update(event["game_id"] for event in events)
     db.session.commit()
     return outcome
@@ -499,7 +500,7 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     judged = rounds.judge_round(position, last, round_.legal_scores or [])
     if judged:
         db.session.execute(
-            insert(Result.__table__),
+            insert(table_of(Result)),
             [
                 {
                     "round_id": round_.id,

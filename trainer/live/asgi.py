@@ -1,11 +1,14 @@
-"""The application ``tirage serve`` runs: uvicorn in front, the event stream in the event loop.
+"""The ASGI application ``tirage serve`` runs (built by :mod:`trainer.server`): uvicorn in front, what a whole
+room asks at once answered in the event loop.
 
 ``GET /api/games/<id>/events`` is answered here, by the process's :class:`~.hub.EventHub`: an open
 stream costs a queue and a coroutine, not a thread, so one process holds thousands. Plays handed in
-through the API (``POST /api/games/<id>/rounds/<n>/plays``) are taken here too, by the process's
-:class:`~.plays.PlayDesk`, which writes a burst of them in one transaction. Every other request
-goes to the Flask application through a2wsgi's thread pool, unchanged. While it serves, the process's
-garbage collector follows :mod:`.collector`: no full collection in the middle of a round's rush.
+through the API (``POST /api/games/<id>/rounds/<n>/plays``) and each phone's reveal
+(``GET .../rounds/<n>/me``) are taken by the process's :class:`~.plays.PlayDesk`, which writes a burst
+of plays in one transaction; the phone page's fragment (``GET /play/<id>/live``) by
+:class:`~.pages.PhonePages`. Every other request goes to the Flask application through a2wsgi's thread
+pool, unchanged. While it serves, the process's garbage collector follows :mod:`.collector`: no full
+collection in the middle of a round's rush.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from fsrs.card import CardDict
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -54,7 +55,7 @@ class DeckCard(Model):
     state: Mapped[int] = mapped_column(default=0)  # 0 new, else fsrs State (1 learning, 2 review, 3 relearning)
     due: Mapped[datetime | None] = mapped_column(default=None)
     stability: Mapped[float | None] = mapped_column(default=None)
-    fsrs: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)  # fsrs.Card.to_dict()
+    fsrs: Mapped[CardDict | None] = mapped_column(JSON, default=None)  # fsrs.Card.to_dict()
 
 
 class Review(Model):

@@ -55,7 +55,6 @@ class LearnerLogin(UserMixin):
         return self.learner.username
 
 
-@login_manager.user_loader
 def _load_user(user_id: str) -> DirectorLogin | LearnerLogin | None:
     kind, _, number = user_id.partition(":")
     if not number.isdigit():
@@ -122,4 +121,5 @@ def game_of_director(game_id: int) -> Game:
 
 
 def init_app(app: Flask) -> None:
+    login_manager.user_loader(_load_user)
     login_manager.init_app(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -26,14 +27,27 @@ from ..duplicate.settings import SECTIONS, SETTINGS, Setting
 from ..engine.rules import ruleset, ruleset_codes
 
 
-class LoginForm(FlaskForm):
+class Form(FlaskForm):
+    """Flask-WTF's form with typed calls: every form of the pages derives from it. Flask-WTF ships no type
+    hints, so its own methods are reached as ``Any`` here, once, rather than untyped in every view."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        flask_form: Any = super()
+        flask_form.__init__(*args, **kwargs)
+
+    def validate_on_submit(self, extra_validators: Any = None) -> bool:
+        flask_form: Any = super()
+        return bool(flask_form.validate_on_submit(extra_validators))
+
+
+class LoginForm(Form):
     username = StringField(
         _l("Director name"), validators=[DataRequired(_l("Enter your director name.")), Length(max=80)]
     )
     password = PasswordField(_l("Password"), validators=[DataRequired(_l("Enter your password."))])
 
 
-class JoinForm(FlaskForm):
+class JoinForm(Form):
     code = StringField(
         _l("Game code"),
         validators=[DataRequired(_l("Enter the game's code.")), Length(max=2 * JOIN_CODE_LENGTH)],
@@ -46,7 +60,7 @@ class JoinForm(FlaskForm):
     )
 
 
-class PlayForm(FlaskForm):
+class PlayForm(Form):
     round = HiddenField()
     move = StringField(_l("Your play"), validators=[DataRequired(_l("Write your play first."))])
 
@@ -65,7 +79,7 @@ def _setting_field(setting: Setting) -> Field:
     """The form field of a game setting, from its declaration (trainer.duplicate.settings)."""
     label, help_text = _l(setting.label), _l(setting.help)
     if setting.kind is bool:
-        return BooleanField(label, default=setting.default, description=help_text)
+        return BooleanField(label, default=bool(setting.default), description=help_text)
     if setting.kind is str:
         unset = LEXICON_DEFAULT if setting.name == "lexicon" else NOTATION_DEFAULT
         return SelectField(
@@ -76,21 +90,26 @@ def _setting_field(setting: Setting) -> Field:
     return _int(label, default, setting.low, setting.high, help_text, required=not setting.optional)
 
 
-class _GameSettingsForm(FlaskForm):
+class _GameSettingsForm(Form):
     """Every setting of a game, with the defaults of the French federation's practice; its fields are made from
     the settings' declaration (:data:`GameForm`)."""
 
     def fill_choices(self, lexicons: dict[str, dict[str, str]]) -> None:
-        self["rules"].choices = [(code, ruleset(code).name) for code in ruleset_codes()]
-        self["lexicon"].choices = [(LEXICON_DEFAULT, _l("Default of the rules"))] + [
+        self._select("rules").choices = [(code, ruleset(code).name) for code in ruleset_codes()]
+        self._select("lexicon").choices = [(LEXICON_DEFAULT, _l("Default of the rules"))] + [
             (name, f"{name} ({entry['rules']})") for name, entry in sorted(lexicons.items())
         ]
-        self["notation"].choices = [
+        self._select("notation").choices = [
             (NOTATION_DEFAULT, _l("Default of the rules")),
             ("english", _l("English (8D)")),
             ("french", _l("French (H4)")),
         ]
-        self["mode"].choices = [(mode.name, _l(mode.title)) for mode in MODES.values()]
+        self._select("mode").choices = [(mode.name, _l(mode.title)) for mode in MODES.values()]
+
+    def _select(self, name: str) -> SelectField:
+        field = self[name]
+        assert isinstance(field, SelectField), name
+        return field
 
     def sections(self) -> list[tuple[Any, list[Field]]]:
         """The form's fieldsets, in the declaration's order: (translated title, fields)."""
@@ -115,15 +134,15 @@ class _GameSettingsForm(FlaskForm):
 GameForm = type("GameForm", (_GameSettingsForm,), {setting.name: _setting_field(setting) for setting in SETTINGS})
 
 
-class ExtendForm(FlaskForm):
+class ExtendForm(Form):
     seconds = _int(_l("Extra seconds"), 30, 1, 3600, "")
 
 
-class TopForm(FlaskForm):
+class TopForm(Form):
     move = HiddenField(validators=[DataRequired()])
 
 
-class CorrectionForm(FlaskForm):
+class CorrectionForm(Form):
     player_id = HiddenField(validators=[DataRequired()])
     score = _int(_l("Corrected score"), None, 0, 10_000, "")
     reason = StringField(
@@ -131,11 +150,11 @@ class CorrectionForm(FlaskForm):
     )
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """A button with nothing but its CSRF token (start, pause, close, next, end)."""
 
 
-class LearnerForm(FlaskForm):
+class LearnerForm(Form):
     username = StringField(_l("Your name"), validators=[DataRequired(_l("Enter your name.")), Length(max=80)])
     password = PasswordField(
         _l("Password"), validators=[DataRequired(_l("Enter your password."))], description=_l("At least 8 characters.")
@@ -155,7 +174,7 @@ TWOS_PARTS = (
 )
 
 
-class DeckForm(FlaskForm):
+class DeckForm(Form):
     """A new deck: its list (one of the drill types, with its range), its lexicon and its limits."""
 
     name = StringField(
@@ -183,7 +202,7 @@ class DeckForm(FlaskForm):
     reviews_per_day = _int(_l("Reviews a day"), 200, 0, 100_000, "")
     desired_retention = DecimalField(
         _l("Desired retention"),
-        default=0.9,
+        default=Decimal("0.90"),
         places=2,
         validators=[InputRequired(), NumberRange(0.7, 0.99)],
         description=_l(
@@ -209,7 +228,7 @@ class DeckForm(FlaskForm):
         return {"kind": "words", "text": self.words.data or ""}
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     name = StringField(_l("Deck name"), validators=[DataRequired(_l("Give the deck a name.")), Length(max=80)])
     lexicon = SelectField(_l("Lexicon"), default="en")
     file = FileField(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -107,9 +108,9 @@ def new_deck() -> ResponseReturnValue:
                 form.name.data,
                 form.lexicon.data,
                 form.source(),
-                form.new_per_day.data,
-                form.reviews_per_day.data,
-                float(form.desired_retention.data),
+                form.new_per_day.data or 0,
+                form.reviews_per_day.data or 0,
+                float(form.desired_retention.data or Decimal("0.9")),
             )
         except Refused as error:
             flash(game_message(error), "error")
@@ -137,7 +138,7 @@ def import_deck() -> ResponseReturnValue:
     if form.validate_on_submit():
         upload: FileStorage = form.file.data
         try:
-            deck, skipped = _import(learner, form.name.data, form.lexicon.data, upload)
+            deck, skipped = _import(learner, form.name.data or "", form.lexicon.data, upload)
         except Refused as error:
             form.file.errors = [game_message(error)]
         else:

@@ -19,7 +19,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from flask_wtf import FlaskForm
 from sqlalchemy import func, select
 from wtforms import IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
@@ -39,7 +38,7 @@ from ..wall import service
 from ..wall.models import Wall, WallFind, WallPlayer
 from .auth import director_required, logged_in_director
 from .common import qr_code
-from .forms import ActionForm
+from .forms import ActionForm, Form
 
 bp = Blueprint("wall", __name__)
 
@@ -108,7 +107,7 @@ def _number_message(low: int, high: int) -> Any:
     return _l("A whole number from %(low)s to %(high)s.", low=low, high=high)
 
 
-class WallForm(FlaskForm):
+class WallForm(Form):
     """A wall: its word list, its alphagrams (probability ranks or pasted words) and its time."""
 
     lexicon = SelectField(_l("Lexicon"), default="en", description=_l("The word list the answers are checked against."))
@@ -164,7 +163,7 @@ class WallForm(FlaskForm):
         }
 
 
-class WallJoinForm(FlaskForm):
+class WallJoinForm(Form):
     code = StringField(
         _l("Wall code"),
         validators=[DataRequired(_l("Enter the wall's code.")), Length(max=2 * JOIN_CODE_LENGTH)],
@@ -177,7 +176,7 @@ class WallJoinForm(FlaskForm):
     )
 
 
-class AnswerForm(FlaskForm):
+class AnswerForm(Form):
     word = StringField(_l("Your word"), validators=[DataRequired(_l("Type a word first."))])
 
 
@@ -418,7 +417,7 @@ def answer(wall_id: int) -> ResponseReturnValue:
     if not form.validate_on_submit():
         verdicts.append(Verdict("", False, _("Type a word first.")))
     else:
-        for word in split_answers([form.word.data])[:MAX_WORDS_AT_ONCE]:
+        for word in split_answers([form.word.data or ""])[:MAX_WORDS_AT_ONCE]:
             try:
                 found = service.submit_answer(wall, player, word)
             except Refused as refused:

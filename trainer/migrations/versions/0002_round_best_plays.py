@@ -15,11 +15,11 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table("round", schema=None) as batch_op:
         batch_op.add_column(sa.Column("best_plays", sa.JSON(), nullable=True))
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("round", schema=None) as batch_op:
         batch_op.drop_column("best_plays")

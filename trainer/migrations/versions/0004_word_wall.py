@@ -17,7 +17,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     op.create_table(
         "wall",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -62,7 +62,7 @@ def upgrade():
     )
 
 
-def downgrade():
+def downgrade() -> None:
     op.drop_table("wall_find")
     op.drop_table("wall_player")
     op.drop_table("wall")

@@ -15,11 +15,11 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table("game", schema=None) as batch_op:
         batch_op.add_column(sa.Column("mode", sa.String(length=16), nullable=False, server_default="classic"))
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("game", schema=None) as batch_op:
         batch_op.drop_column("mode")

@@ -1,0 +1,152 @@
+"""A game's settings are declared once (trainer/duplicate/settings.py, docs/rules.md §6.14): the checks, the
+director's form, the OpenAPI schema and the README's table all come from that declaration and agree."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from trainer.api.openapi import document
+from trainer.duplicate.draw import DrawRule
+from trainer.duplicate.errors import RuleError
+from trainer.duplicate.modes import MODES, mode, register
+from trainer.duplicate.settings import (
+    BY_NAME,
+    DRAW_RULE,
+    GROUPS,
+    SETTINGS,
+    TOP_LEVEL,
+    draw_rule,
+    markdown_table,
+    shown,
+    validate,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+LEXICONS = {"en": "en", "fr": "fr", "club": "fr"}
+
+
+@pytest.fixture
+def database_url() -> str:
+    """The form needs an application, not a database server: SQLite only."""
+    return ""
+
+
+def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
+    settings = validate({}, LEXICONS, new_seed=lambda: 42)
+    assert settings == {
+        "rules": "en",
+        "lexicon": "en",
+        "notation": "english",
+        "mode": "classic",
+        "max_rounds": None,
+        "round_seconds": 180,
+        "reveal_seconds": 30,
+        "solo_bonus": 10,
+        "solo_min_players": 16,
+        "draw_rule": {
+            "min_vowels": 2,
+            "min_consonants": 2,
+            "late_from_round": 16,
+            "late_min_vowels": 1,
+            "late_min_consonants": 1,
+            "blanks_either": True,
+        },
+        "seed": 42,
+    }
+    assert list(settings) == list(TOP_LEVEL)
+    assert draw_rule(settings["draw_rule"]) == DrawRule()  # the draw rule's own defaults, declared once
+    french = validate({"rules": "fr", "lexicon": "club", "reveal_seconds": None}, LEXICONS, new_seed=lambda: 1)
+    assert (french["lexicon"], french["notation"], french["reveal_seconds"]) == ("club", "french", None)
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "setting"),
+    [
+        ([], "bad_setting", "settings"),
+        ({"rules": "xx"}, "bad_setting", "rules"),
+        ({"lexicon": "nope"}, "bad_setting", "lexicon"),
+        ({"lexicon": "club"}, "lexicon_rules", None),
+        ({"notation": "german"}, "bad_setting", "notation"),
+        ({"mode": "joker"}, "bad_setting", "mode"),
+        ({"round_seconds": 9}, "bad_setting", "round_seconds"),
+        ({"round_seconds": None}, "bad_setting", "round_seconds"),  # only optional settings may be null
+        ({"round_seconds": True}, "bad_setting", "round_seconds"),
+        ({"max_rounds": 101}, "bad_setting", "max_rounds"),
+        ({"seed": 2**63}, "bad_setting", "seed"),
+        ({"draw_rule": []}, "bad_setting", DRAW_RULE),
+        ({"draw_rule": {"vowels": 2}}, "bad_setting", DRAW_RULE),
+        ({"draw_rule": {"min_vowels": 8}}, "bad_setting", "min_vowels"),
+        ({"draw_rule": {"late_from_round": 0}}, "bad_setting", "late_from_round"),
+        ({"draw_rule": {"blanks_either": 1}}, "bad_setting", "blanks_either"),
+        ({"draw_rule": {"min_vowels": 4, "min_consonants": 4}}, "impossible_draw_rule", None),
+    ],
+)
+def test_a_bad_setting_is_refused_naming_it(data: Any, code: str, setting: str | None) -> None:
+    with pytest.raises(RuleError) as refused:
+        validate(data, LEXICONS)
+    assert refused.value.code == code and refused.value.params.get("setting") == setting
+    if setting is not None and setting != "settings":
+        assert setting in str(refused.value)
+
+
+def test_the_seed_is_private_until_the_game_is_over() -> None:
+    settings = validate({"seed": 7}, LEXICONS)
+    assert "seed" not in shown(settings, private=False) and shown(settings, private=True)["seed"] == 7
+    assert list(shown(settings, private=True)) == list(TOP_LEVEL)
+
+
+def test_the_readme_holds_the_table_the_declaration_makes() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    found = re.search(r"<!-- settings table: [^>]*-->\n(.*?)<!-- end of the settings table -->", readme, re.S)
+    assert found is not None, "README.md has no settings table"
+    assert found[1] == markdown_table(), "README.md's table is stale: python -m trainer.duplicate.settings"
+    assert all(f"`{s.name}`" in found[1] or f"`{s.group}.{s.name}`" in found[1] for s in SETTINGS)
+
+
+def test_the_openapi_schema_is_the_declaration() -> None:
+    schemas = document()["components"]["schemas"]
+    properties = schemas["GameSettings"]["properties"]
+    assert list(properties) == list(TOP_LEVEL)
+    for name, schema in [*properties.items(), *schemas["DrawRule"]["properties"].items()]:
+        if name == DRAW_RULE:
+            continue
+        setting = BY_NAME[name]
+        assert schema.get("minimum") == setting.low and schema.get("maximum") == setting.high, name
+        assert schema.get("default", setting.default) == setting.default, name
+        if setting.choices():
+            assert set(schema["enum"]) - {None} == set(setting.choices()), name
+    assert set(schemas["DrawRule"]["properties"]) == {s.name for s in GROUPS[DRAW_RULE]}
+
+
+def test_the_directors_form_is_the_declaration(app: Flask) -> None:
+    from trainer.web.forms import GameForm
+
+    with app.test_request_context("/director/games/new"):
+        form = GameForm(meta={"csrf": False})
+        form.fill_choices({"en": {"rules": "en"}, "fr": {"rules": "fr"}})
+        fields = [field.name for _title, section in form.sections() for field in section]
+        assert fields == [s.name for s in SETTINGS]
+        for setting in SETTINGS:
+            field = form[setting.name]
+            if setting.kind is int:
+                ranges = [v for v in field.validators if hasattr(v, "min")]
+                assert (ranges[0].min, ranges[0].max) == (setting.low, setting.high), setting.name
+                assert field.data == setting.default, setting.name
+        # What the form posts is what the API takes: defaults in, the same settings out.
+        assert validate(form.settings(), {"en": "en", "fr": "fr"}, new_seed=lambda: 5) == validate(
+            {}, {"en": "en", "fr": "fr"}, new_seed=lambda: 5
+        )
+
+
+def test_modes_are_a_registry() -> None:
+    assert set(MODES) == {"classic"} and mode("classic").name == "classic"
+    with pytest.raises(ValueError, match="unknown mode 'joker' \\(known: classic\\)"):
+        mode("joker")
+    with pytest.raises(ValueError, match="registered already"):
+        register(type(mode("classic"))())  # another object under a taken name: an error, not a swap
+    assert register(mode("classic")) is mode("classic")
