@@ -8,6 +8,7 @@ share the rules here: a name of 1 to 80 characters, a password of at least 8.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeVar
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -47,6 +48,9 @@ class Learner(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+A = TypeVar("A", Director, Learner)
+
+
 def check_password(password: object) -> str:
     """``password`` if it is long enough (``short_password`` otherwise): asked before anything else."""
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
@@ -54,33 +58,27 @@ def check_password(password: object) -> str:
     return password
 
 
-def _account_name(username: object, code: str) -> str:
+def _new_account(model: type[A], username: object, password: object, kind: str, taken: str) -> A:
+    """A new account of ``model``: a name of 1 to 80 characters (``bad_<kind>_name``) that no other account of
+    that kind has (``<kind>_taken``), a long enough password (``short_password``), committed."""
     name = username.strip() if isinstance(username, str) else ""
     if not 1 <= len(name) <= MAX_ACCOUNT_NAME:
-        raise Refused(code, f"the name must be 1 to {MAX_ACCOUNT_NAME} characters")
-    return name
+        raise Refused(f"bad_{kind}_name", f"the name must be 1 to {MAX_ACCOUNT_NAME} characters")
+    secret = check_password(password)
+    if db.session.execute(select(model.id).where(model.username == name)).first() is not None:
+        raise Refused(f"{kind}_taken", taken.format(name=name), name=name)
+    account = model(username=name, password_hash=generate_password_hash(secret))
+    db.session.add(account)
+    db.session.commit()
+    return account
 
 
 def create_director(username: object, password: object) -> Director:
-    name = _account_name(username, "bad_director_name")
-    secret = check_password(password)
-    if db.session.execute(select(Director.id).where(Director.username == name)).first() is not None:
-        raise Refused("director_taken", f"a director named {name!r} exists already", name=name)
-    director = Director(username=name, password_hash=generate_password_hash(secret))
-    db.session.add(director)
-    db.session.commit()
-    return director
+    return _new_account(Director, username, password, "director", "a director named {name!r} exists already")
 
 
 def create_learner(username: object, password: object) -> Learner:
-    name = _account_name(username, "bad_learner_name")
-    secret = check_password(password)
-    if db.session.execute(select(Learner.id).where(Learner.username == name)).first() is not None:
-        raise Refused("learner_taken", f"the name {name!r} is taken", name=name)
-    learner = Learner(username=name, password_hash=generate_password_hash(secret))
-    db.session.add(learner)
-    db.session.commit()
-    return learner
+    return _new_account(Learner, username, password, "learner", "the name {name!r} is taken")
 
 
 def authenticate_director(username: object, password: object) -> Director | None:

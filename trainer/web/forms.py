@@ -22,6 +22,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from ..core.codes import JOIN_CODE_LENGTH
+from ..core.names import MAX_NAME
 from ..duplicate.modes import MODES
 from ..duplicate.settings import SECTIONS, SETTINGS, Setting
 from ..engine.rules import ruleset, ruleset_codes
@@ -47,17 +48,27 @@ class LoginForm(Form):
     password = PasswordField(_l("Password"), validators=[DataRequired(_l("Enter your password."))])
 
 
-class JoinForm(Form):
-    code = StringField(
-        _l("Game code"),
-        validators=[DataRequired(_l("Enter the game's code.")), Length(max=2 * JOIN_CODE_LENGTH)],
+def join_code_field(label: Any, missing: Any) -> StringField:
+    """A room's join code, as a phone types it from the screen (games and word walls)."""
+    return StringField(
+        label,
+        validators=[DataRequired(missing), Length(max=2 * JOIN_CODE_LENGTH)],
         description=_l("Shown on the screen, %(n)s letters and digits.", n=JOIN_CODE_LENGTH),
     )
-    name = StringField(
+
+
+def player_name_field(description: Any) -> StringField:
+    """A player's name as a room shows it (the service checks it again: trainer.core.names)."""
+    return StringField(
         _l("Your name"),
-        validators=[DataRequired(_l("Enter your name.")), Length(max=40, message=_l("At most 40 characters."))],
-        description=_l("As it will appear in the standings."),
+        validators=[DataRequired(_l("Enter your name.")), Length(max=MAX_NAME, message=_l("At most 40 characters."))],
+        description=description,
     )
+
+
+class JoinForm(Form):
+    code = join_code_field(_l("Game code"), _l("Enter the game's code."))
+    name = player_name_field(_l("As it will appear in the standings."))
 
 
 class PlayForm(Form):

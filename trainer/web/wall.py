@@ -38,7 +38,7 @@ from ..wall import service
 from ..wall.models import Wall, WallFind, WallPlayer
 from .auth import director_required, logged_in_director
 from .common import qr_code
-from .forms import ActionForm, Form
+from .forms import ActionForm, Form, join_code_field, player_name_field
 
 bp = Blueprint("wall", __name__)
 
@@ -164,16 +164,8 @@ class WallForm(Form):
 
 
 class WallJoinForm(Form):
-    code = StringField(
-        _l("Wall code"),
-        validators=[DataRequired(_l("Enter the wall's code.")), Length(max=2 * JOIN_CODE_LENGTH)],
-        description=_l("Shown on the screen, %(n)s letters and digits.", n=JOIN_CODE_LENGTH),
-    )
-    name = StringField(
-        _l("Your name"),
-        validators=[DataRequired(_l("Enter your name.")), Length(max=40, message=_l("At most 40 characters."))],
-        description=_l("As it will appear on the wall next to the words you find."),
-    )
+    code = join_code_field(_l("Wall code"), _l("Enter the wall's code."))
+    name = player_name_field(_l("As it will appear on the wall next to the words you find."))
 
 
 class AnswerForm(Form):
