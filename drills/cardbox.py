@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import time
 from collections.abc import Iterable
 from contextlib import closing
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ CARDBOX_SCHEDULE: tuple[tuple[timedelta, timedelta], ...] = (
     (timedelta(days=480), timedelta(days=50)),
 )
 TOP_BOX = len(CARDBOX_SCHEDULE) - 1
+MAX_CARDBOX_ROWS = 100_000  # as many as a deck holds (trainer.study.service.MAX_CARDS)
+CARDBOX_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +171,32 @@ def _to_unix(moment: datetime | None) -> int | None:
     return None if moment is None else int(utc(moment).timestamp())
 
 
-def read_cardbox(path: Path) -> list[CardboxRow]:
-    """The rows of a Zyzzyva cardbox file (SQLite); :class:`ValueError` if it is not one."""
+def read_cardbox(path: Path, max_rows: int = MAX_CARDBOX_ROWS, seconds: float = CARDBOX_SECONDS) -> list[CardboxRow]:
+    """The rows of a Zyzzyva cardbox file (SQLite); :class:`ValueError` if it is not one.
+
+    The file comes from a learner's browser, so it is read as untrusted: ``questions`` must be a table (a view
+    could make SQLite compute anything, for as long as it likes), at most ``max_rows`` rows are read, and the
+    reading stops after ``seconds``.
+    """
+    deadline = time.monotonic() + seconds
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as connection:
-            found = connection.execute(f"SELECT {_COLUMNS} FROM questions").fetchall()
+            connection.execute("PRAGMA query_only = ON")
+            connection.execute("PRAGMA trusted_schema = OFF")
+            # SQLite asks every 10,000 steps; a true answer interrupts the statement.
+            connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+            kind = connection.execute("SELECT type FROM sqlite_master WHERE name = 'questions'").fetchone()
+            if kind is None or kind[0] != "table":
+                raise ValueError(f"{path} is not a Zyzzyva cardbox: it has no table of questions")
+            found = connection.execute(f"SELECT {_COLUMNS} FROM questions LIMIT ?", (max_rows + 1,)).fetchall()
+    except sqlite3.OperationalError as error:
+        if time.monotonic() > deadline:
+            raise ValueError(f"{path} took longer than {seconds:g} s to read") from None
+        raise ValueError(f"{path} is not a Zyzzyva cardbox: {error}") from None
     except sqlite3.DatabaseError as error:
         raise ValueError(f"{path} is not a Zyzzyva cardbox: {error}") from None
+    if len(found) > max_rows:
+        raise ValueError(f"{path} holds more than {max_rows} cards")
     return [
         CardboxRow(
             str(question),

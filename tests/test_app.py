@@ -153,9 +153,12 @@ def test_an_unexpected_exception_gives_a_500_page_without_a_traceback(app: Flask
 
 
 def test_healthz(client: FlaskClient) -> None:
+    """Healthy means the database took a write just now; each lexicon says where it stands."""
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok"}
+    answer = response.get_json()
+    assert (answer["status"], answer["database"], answer["rebuilt_lexicons"]) == ("ok", "writable", {})
+    assert set(answer["lexicons"]) >= {"en", "fr"} and set(answer["lexicons"].values()) <= {"ready", "not loaded yet"}
 
 
 # ---------------------------------------------------------------- instance folder, database, configuration

@@ -28,6 +28,7 @@ from trainer.duplicate.rounds import (
     check_end,
     check_start,
     choose_top,
+    closes_at,
     correction,
     deadline_of,
     extend,
@@ -74,7 +75,8 @@ def test_the_clock_counts_down_to_the_deadline_and_stops_when_paused() -> None:
     """§6.6: a round closes at its deadline; a paused round keeps its seconds left and never closes by itself."""
     clock = RoundClock(1, RoundStatus.OPEN, DEADLINE)
     assert clock.seconds_left(NOW) == 80 and not clock.due(NOW)
-    assert clock.seconds_left(DEADLINE + timedelta(seconds=5)) == 0 and clock.due(DEADLINE)
+    assert clock.seconds_left(DEADLINE + timedelta(seconds=5)) == 0
+    assert not clock.due(DEADLINE) and clock.due(closes_at(DEADLINE))  # settled: a play may still be on its way
     paused = RoundClock(1, RoundStatus.PAUSED, None, 42.5)
     assert paused.seconds_left(NOW) == 42.5 and not paused.due(NOW + timedelta(days=1))
     assert RoundClock(1, RoundStatus.CLOSED).seconds_left(NOW) is None

@@ -46,6 +46,7 @@ from sqlalchemy.pool import NullPool
 from tests.postgres import Server as PostgresServer
 from tests.processes import WAIT, SchedulerProcess, TirageServer, best_play, parse_time, wait_until
 from trainer.core.clock import iso
+from trainer.duplicate.rounds import closes_at
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset
 
@@ -444,10 +445,11 @@ def check_round(
 
 
 def closed_late(deployment: Deployment, game_id: int, number: int) -> float:
-    """Seconds between the round's deadline and its close (negative: closed early)."""
+    """Seconds between the moment the round should close (its deadline, settled: docs/rules.md §6.6) and its
+    close (negative: closed early)."""
     row = deployment.round_row(game_id, number)
     assert row["status"] == "closed" and row["closed_at"] is not None, row
-    return float((row["closed_at"] - row["deadline"]).total_seconds())
+    return float((row["closed_at"] - closes_at(row["deadline"])).total_seconds())
 
 
 def within(moment: datetime, start: datetime, end: datetime, slack: float = 0.0) -> bool:

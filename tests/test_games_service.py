@@ -15,12 +15,14 @@ from trainer.core.database import db
 from trainer.core.errors import Refused
 from trainer.core.lexicons import lexicon_store
 from trainer.duplicate.draw import reliquat_after
+from trainer.duplicate.rounds import SETTLE
 from trainer.engine.board import Board
 from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move, parse_move
 from trainer.engine.rules import ruleset
 from trainer.games import scheduler, service
 from trainer.games.models import Correction, Event, Game, Player, Result, Round, Submission
+from trainer.games.service import AcceptedPlay, PendingPlay
 from trainer.http.errors import status_of
 
 
@@ -295,3 +297,34 @@ def test_a_finished_game_refuses_new_players(app: Flask) -> None:
         with pytest.raises(Refused) as refused:
             service.join_game(game.join_code, "Late")
         assert status_of(refused.value) == 409
+
+
+def test_a_round_closes_once_its_deadline_has_settled_and_counts_every_play_that_arrived_before_it(
+    app: Flask,
+) -> None:
+    """docs/rules.md §6.6: the clock closes a round SETTLE after its deadline, so that a play which arrived before
+    the deadline and is still being written counts; a play that arrived at or after the deadline does not."""
+    game_id, players = _game(app)
+    with app.app_context():
+        first = _round(game_id, 1)
+        assert first.deadline is not None and first.tops
+        deadline = first.deadline
+        assert service.due_work(deadline) == []
+        assert service.due_work(deadline + SETTLE - timedelta(milliseconds=1)) == []
+        assert service.due_work(deadline + SETTLE) == [("close", game_id, 1)]
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        playing = service.round_playing(game, 1)
+        move, score = service.judge(playing, first.tops[0])
+        (bob_id, bob), (cy_id, cy) = players[0], players[1]
+        outcomes = service.store_plays(
+            [
+                PendingPlay(playing, bob_id, bob, move, score, deadline - timedelta(milliseconds=1)),
+                PendingPlay(playing, cy_id, cy, move, score, deadline),
+            ]
+        )
+        assert isinstance(outcomes[0], AcceptedPlay) and isinstance(outcomes[1], Refused)
+        assert outcomes[1].code == "round_closed" and status_of(outcomes[1]) == 409
+        assert service.close_round(game_id, 1, "scheduler", deadline + SETTLE)
+        results = {r.player_id: r for r in db.session.execute(select(Result)).scalars()}
+        assert results[bob_id].move == move and results[bob_id].score == score and cy_id not in results

@@ -70,6 +70,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         TIRAGE_REDIS_URL=os.environ.get("REDIS_URL") or None,  # event wake-ups across processes (trainer.live)
         # How often each web process's event hub reads the event table even when nobody woke it.
         TIRAGE_LIVE_POLL=float(os.environ["TIRAGE_LIVE_POLL"]) if os.environ.get("TIRAGE_LIVE_POLL") else None,
+        # Limits of `tirage serve` (trainer/live): how long a request body may take to arrive (default: 20 s, an
+        # upload 300 s), event streams one address may hold (2,000) and the process holds in all (what its
+        # open-files limit allows).
+        TIRAGE_BODY_SECONDS=_number("TIRAGE_BODY_SECONDS"),
+        TIRAGE_STREAMS_PER_ADDRESS=_number("TIRAGE_STREAMS_PER_ADDRESS"),
+        TIRAGE_STREAMS=_number("TIRAGE_STREAMS"),
     )
     app.config.from_mapping(overrides)
 
@@ -89,6 +95,15 @@ def template_dir() -> Path:
         if (folder / "base.html").is_file():
             return folder
     raise RuntimeError(f"no templates in {SOURCE_TEMPLATE_DIR} or {WHEEL_TEMPLATE_DIR}: the installation is incomplete")
+
+
+def _number(variable: str) -> float | None:
+    """A positive number from the environment, else None (the default applies)."""
+    try:
+        value = float(os.environ.get(variable, ""))
+    except ValueError:
+        return None
+    return value if value > 0 else None
 
 
 def _secret_key(instance: Path) -> str:

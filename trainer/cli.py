@@ -53,6 +53,7 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
     import uvicorn
 
     from .app import create_app
+    from .live.connections import GuardedConnections
     from .server import serving_app
 
     _raise_open_files_limit()  # each live stream is an open connection
@@ -65,6 +66,7 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
         "timeout_keep_alive": 30,
         "timeout_graceful_shutdown": 5,
         "lifespan": "on",
+        "http": GuardedConnections,  # request heads in time, connections per address capped
     }
     if workers == 1:
         app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})

@@ -7,6 +7,8 @@ share the rules here: a name of 1 to 80 characters, a password of at least 8.
 
 from __future__ import annotations
 
+import functools
+import secrets
 from datetime import datetime
 from typing import TypeVar
 
@@ -81,24 +83,28 @@ def create_learner(username: object, password: object) -> Learner:
     return _new_account(Learner, username, password, "learner", "the name {name!r} is taken")
 
 
-def authenticate_director(username: object, password: object) -> Director | None:
-    """The director with this name and password, else None (the same answer for either mistake)."""
+def _authenticate(model: type[A], username: object, password: object) -> A | None:
+    """The account with this name and password, else None: the same answer, in the same time, for either mistake
+    (a name that does not exist still costs one password check, so timing does not tell it)."""
     if not isinstance(username, str) or not isinstance(password, str):
         return None
-    director = db.session.execute(select(Director).where(Director.username == username.strip())).scalar_one_or_none()
-    if director is None or not check_password_hash(director.password_hash, password):
-        return None
-    return director
+    account = db.session.execute(select(model).where(model.username == username.strip())).scalar_one_or_none()
+    matches = check_password_hash(account.password_hash if account is not None else _unknown_hash(), password)
+    return account if account is not None and matches else None
+
+
+@functools.cache
+def _unknown_hash() -> str:
+    """A hash no password matches, checked for names that have no account."""
+    return generate_password_hash(secrets.token_urlsafe(16))
+
+
+def authenticate_director(username: object, password: object) -> Director | None:
+    return _authenticate(Director, username, password)
 
 
 def authenticate_learner(username: object, password: object) -> Learner | None:
-    """The learner with this name and password, else None (the same answer for either mistake)."""
-    if not isinstance(username, str) or not isinstance(password, str):
-        return None
-    learner = db.session.execute(select(Learner).where(Learner.username == username.strip())).scalar_one_or_none()
-    if learner is None or not check_password_hash(learner.password_hash, password):
-        return None
-    return learner
+    return _authenticate(Learner, username, password)
 
 
 def _serializer() -> URLSafeTimedSerializer:

@@ -7,6 +7,8 @@ applications as they like, each with its own instance folder and database. Model
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import flask_migrate
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, Dialect, Engine, MetaData, Table, TypeDecorator, event
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy import Column, DateTime, Dialect, Engine, Integer, MetaData, Table, TypeDecorator, event
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, registry
 
 from . import group_commit
@@ -64,6 +66,14 @@ db = SQLAlchemy(model_class=Base)
 migrate = flask_migrate.Migrate()
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
+# One row, written by each health check: a write that commits is the only proof the database takes writes.
+health_check = Table(
+    "health_check",
+    Base.metadata,
+    Column("id", Integer, primary_key=True),
+    Column("checked_at", UTCDateTime(), nullable=False),
+)
+
 if TYPE_CHECKING:  # what db.Model is at run time: Base with Flask-SQLAlchemy's mixins
     Model = Base
 else:
@@ -99,12 +109,28 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         for engine in db.engines.values():
             watch_sqlite(engine)
+            private_sqlite_file(engine)
         # Brings the database (SQLite file or PostgreSQL) to the latest schema; a club's data
         # survives upgrades. Connects once, so the SQLite file exists (in WAL mode) from the start.
         flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
         engine = db.engine
         if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
             group_commit.install(app, db.session.session_factory.class_, str(engine.url.database))
+
+
+def private_sqlite_file(engine: Engine) -> None:
+    """The SQLite file readable by its owner only (it holds password hashes and players' tokens' hashes): made so
+    before SQLite creates it, and mended when an older server left it readable by others. SQLite gives its
+    ``-wal`` and ``-shm`` files the database file's mode."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))  # an empty file is a new database
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError, PermissionError):  # another user's file we may only read
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
 
 
 def table_of(model: type[Base]) -> Table:
@@ -116,6 +142,30 @@ def table_of(model: type[Base]) -> Table:
 
 # What the DBAPI raises for a refused or lost connection: the request did not complete, it may be retried.
 DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def recover_from(error: BaseException) -> None:
+    """After a database error, what lets the next attempt succeed once its cause is gone.
+
+    SQLite opens a file it may not write read-only, silently, and a pooled connection stays so: once the
+    file is writable again, every write would still fail. Such connections are thrown away, and the next
+    ones open the file afresh. (PostgreSQL's pool checks each connection before use by itself.)
+    """
+    if "readonly" in str(getattr(error, "orig", None) or error).replace("-", "").replace(" ", "").lower():
+        for engine in db.engines.values():
+            engine.dispose()
+
+
+def writable() -> str | None:
+    """None when a write to the database commits now; else why not, in one line (for the health check)."""
+    try:
+        with db.engine.begin() as connection:
+            connection.execute(health_check.delete())
+            connection.execute(health_check.insert().values(checked_at=datetime.now(UTC)))
+    except (OperationalError, InterfaceError, DBAPIError) as error:
+        recover_from(error)
+        return database_error_summary(error)
+    return None
 
 
 def database_error_summary(error: Exception) -> str:

@@ -45,6 +45,9 @@ K = TypeVar("K")
 
 MIN_EXTRA_SECONDS, MAX_EXTRA_SECONDS = 1, 3600
 MAX_CORRECTED_SCORE = 10_000
+# A round closes this long after its deadline (docs/rules.md §6.6): a play that arrived before the deadline
+# is still being written when the clock runs out, and it must count. Nothing arriving after the deadline does.
+SETTLE = timedelta(seconds=1.5)
 
 
 class GameStatus(StrEnum):
@@ -88,8 +91,8 @@ class RoundClock:
         return max(0.0, (_aware(self.deadline) - now).total_seconds())
 
     def due(self, now: datetime) -> bool:
-        """Whether the round closes now on the server's clock (a paused round never does)."""
-        return self.status is RoundStatus.OPEN and self.deadline is not None and _aware(self.deadline) <= now
+        """Whether the server's clock closes the round now (a paused round never closes by itself)."""
+        return self.status is RoundStatus.OPEN and self.deadline is not None and closes_at(_aware(self.deadline)) <= now
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,14 @@ class GameState:
 
 
 def deadline_of(now: datetime, round_seconds: int) -> datetime:
-    """When a round opened ``now`` closes."""
+    """The deadline of a round opened ``now``: plays must arrive before it."""
     return now + timedelta(seconds=round_seconds)
+
+
+def closes_at(deadline: datetime) -> datetime:
+    """When the server's clock closes a round with this deadline: once every play that arrived before it is
+    written (:data:`SETTLE` later)."""
+    return deadline + SETTLE
 
 
 def check_start(state: GameState) -> None:

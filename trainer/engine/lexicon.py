@@ -3,6 +3,11 @@
 A lexicon belongs to a ruleset (its letters are the ruleset's tile letters). Bundled lists live
 in the ``wordlists`` package; imported ones, and the word-graph cache of all of them, live in a
 data folder (the server's instance folder).
+
+A cached graph is trusted only if it is whole and unchanged: its SHA-256 is written beside it when it
+is built (``<graph>.sha256``) and checked when it is loaded; a graph that fails the check (cut short,
+changed, or without its checksum) is built again from its word list. :meth:`LexiconStore.states` says
+where each lexicon stands, for the server's health check.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
+import os
 import re
 import threading
 import unicodedata
@@ -25,6 +32,8 @@ from .wordgraph import WordGraph
 GRAPH_VERSION = "2"
 MIN_LENGTH = 2
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+CHECKSUM = ".sha256"
+log = logging.getLogger(__name__)
 
 
 class LexiconError(ValueError):
@@ -73,6 +82,37 @@ class Lexicon:
         return f"<Lexicon {self.name!r} rules={self.rules.code!r} nodes={self.graph.node_count}>"
 
 
+def _digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as graph:
+        for block in iter(lambda: graph.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_checksum(path: Path) -> None:
+    """Write ``path``'s SHA-256 beside it, atomically (a reader sees the old checksum or the new, never half)."""
+    checksum = path.with_name(path.name + CHECKSUM)
+    tmp = checksum.with_name(f"{checksum.name}.{os.getpid()}.tmp")
+    tmp.write_text(_digest(path) + "\n", "ascii")
+    os.replace(tmp, checksum)
+
+
+def _load_checked(path: Path) -> WordGraph:
+    """The graph at ``path`` if its file matches the checksum written when it was built; ``FileNotFoundError``
+    when it was never built, ``ValueError`` when it is not sound."""
+    if not path.exists():
+        raise FileNotFoundError(path)
+    checksum = path.with_name(path.name + CHECKSUM)
+    try:
+        expected = checksum.read_text("ascii").strip()
+    except FileNotFoundError:
+        raise ValueError(f"{path.name} has no checksum") from None
+    if _digest(path) != expected:
+        raise ValueError(f"{path.name} does not match its checksum")
+    return WordGraph.load(path)
+
+
 def normalise_word(raw: str) -> str:
     """Upper case without accents: ``été`` -> ``ETE``, ``cœur`` -> ``COEUR``."""
     raw = raw.strip().replace("œ", "oe").replace("Œ", "OE").replace("æ", "ae").replace("Æ", "AE")
@@ -85,7 +125,10 @@ class LexiconStore:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = Path(data_dir)
         self._loaded: dict[str, Lexicon] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards _locks
+        self._locks: dict[str, threading.Lock] = {}  # one per lexicon
+        self._building: set[str] = set()
+        self.rebuilt: dict[str, str] = {}  # lexicon -> why its cached graphs were built again
 
     @property
     def imported_dir(self) -> Path:
@@ -124,8 +167,14 @@ class LexiconStore:
         raise LexiconError(f"unknown lexicon {name!r} (known: {known})")
 
     def load(self, name: str) -> Lexicon:
-        """The lexicon ``name``, from the graph cache, building the cache the first time."""
+        """The lexicon ``name``, from the graph cache, building the cache the first time. One lexicon is loaded (or
+        built) once at a time; building one never holds up loading another."""
+        loaded = self._loaded.get(name)
+        if loaded is not None:
+            return loaded
         with self._lock:
+            lock = self._locks.setdefault(name, threading.Lock())
+        with lock:
             if name in self._loaded:
                 return self._loaded[name]
             source, rules_code, description = self._source(name)
@@ -134,15 +183,37 @@ class LexiconStore:
             digest = hashlib.sha256(raw + GRAPH_VERSION.encode() + rules.tileset.letters.encode()).hexdigest()
             stem = f"{name}-{digest[:16]}"
             dawg_path, gaddag_path = self.cache_dir / f"{stem}.dawg", self.cache_dir / f"{stem}.gaddag"
-            if dawg_path.exists() and gaddag_path.exists():
-                graph, gaddag = WordGraph.load(dawg_path), WordGraph.load(gaddag_path)
-            else:
+            try:
+                graph, gaddag = _load_checked(dawg_path), _load_checked(gaddag_path)
+            except FileNotFoundError:  # never built here
+                graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path)
+            except (ValueError, OSError) as bad:
+                log.warning("lexicon %s: the cached word graphs are not sound (%s): building them again", name, bad)
+                self.rebuilt[name] = str(bad)
                 graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path)
             lexicon = Lexicon(name, rules, graph, gaddag, description)
             self._loaded[name] = lexicon
             return lexicon
 
+    def states(self) -> dict[str, str]:
+        """Each known lexicon: ``ready`` (loaded in this process), ``building``, or ``not loaded yet``."""
+        return {
+            name: "ready" if name in self._loaded else "building" if name in self._building else "not loaded yet"
+            for name in self.catalogue()
+        }
+
     def _build_and_cache(
+        self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path
+    ) -> tuple[WordGraph, WordGraph]:
+        log.info("lexicon %s: building its word graphs", name)
+        self._building.add(name)
+        try:
+            return self._build(name, raw, rules, dawg_path, gaddag_path)
+        finally:
+            self._building.discard(name)
+            log.info("lexicon %s: word graphs ready", name)
+
+    def _build(
         self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path
     ) -> tuple[WordGraph, WordGraph]:
         words = sorted(set(gzip.decompress(raw).decode("ascii").split()))
@@ -152,11 +223,13 @@ class LexiconStore:
         graph, gaddag = WordGraph.build(encoded, size), WordGraph.build_gaddag(encoded, size)
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            for stale in [*self.cache_dir.glob(f"{name}-*.dawg"), *self.cache_dir.glob(f"{name}-*.gaddag")]:
+            own = re.compile(rf"{re.escape(name)}-[0-9a-f]{{16}}\..+")  # not another lexicon's ("en-club-...")
+            for stale in [path for path in self.cache_dir.iterdir() if own.fullmatch(path.name)]:
                 stale.unlink(missing_ok=True)
-            graph.save(dawg_path)
-            gaddag.save(gaddag_path)
-            return WordGraph.load(dawg_path), WordGraph.load(gaddag_path)
+            for built, path in ((graph, dawg_path), (gaddag, gaddag_path)):
+                built.save(path)
+                _write_checksum(path)
+            return _load_checked(dawg_path), _load_checked(gaddag_path)
         except OSError:
             return graph, gaddag  # a read-only data folder: keep the graphs in memory for this process
 

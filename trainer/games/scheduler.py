@@ -3,7 +3,8 @@
 The database is the truth: deadlines and reveal pauses live in rows, and every transition is
 idempotent (:mod:`trainer.games.service`). The scheduler only decides *when* to try them:
 
-* a job at each exact deadline, planned when a transition sets one (same process), and
+* a job at each round's close (its deadline, settled: :func:`trainer.duplicate.rounds.closes_at`) and each
+  end of a reveal, planned when a transition sets one (same process), and
 * a sweep every second that runs whatever is due, so that a restart, a round whose job was
   lost, or a deadline set by another process (several web workers) is never missed.
 
@@ -25,8 +26,9 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 from sqlalchemy import select
 
-from ..core.clock import utcnow
-from ..core.database import DATABASE_DOWN, database_error_summary, db
+from ..core.clock import aware, utcnow
+from ..core.database import DATABASE_DOWN, database_error_summary, db, recover_from
+from ..duplicate.rounds import closes_at
 from . import service
 from .models import Game, Round
 
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 _apps: dict[int, Flask] = {}  # jobs carry plain ids; the app is looked up here
 _lock = threading.Lock()
 _unreachable: set[int] = set()  # apps whose last sweep could not reach the database (logged once per outage)
+_waiting: set[tuple[str, int, int]] = set()  # transitions the database refused to write (logged once)
 
 
 def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
@@ -47,17 +50,26 @@ def _run(app_key: int, kind: str, game_id: int, number: int) -> bool:
     with app.app_context():
         try:
             if kind == "close":
-                return service.close_round(game_id, number, author="scheduler")
-            return service.next_round(game_id, number, author="scheduler")
+                done = service.close_round(game_id, number, author="scheduler")
+            else:
+                done = service.next_round(game_id, number, author="scheduler")
+            if (kind, game_id, number) in _waiting:
+                _waiting.discard((kind, game_id, number))
+                log.warning("round transition %s for game %s round %s done: the database takes writes", kind,
+                            game_id, number)  # fmt: skip
+            return done
         except DATABASE_DOWN as error:  # the sweep tries again once the database is back
             db.session.rollback()
-            log.warning(
-                "round transition %s for game %s round %s waits for the database: %s",
-                kind,
-                game_id,
-                number,
-                database_error_summary(error),
-            )
+            recover_from(error)  # a read-only file made writable again: fresh connections see it
+            if (kind, game_id, number) not in _waiting:  # said once, not every second of an outage
+                _waiting.add((kind, game_id, number))
+                log.warning(
+                    "round transition %s for game %s round %s waits for the database: %s",
+                    kind,
+                    game_id,
+                    number,
+                    database_error_summary(error),
+                )
             return False
         except Exception:  # one broken game must not stop the others' rounds
             db.session.rollback()
@@ -113,7 +125,7 @@ class RoundScheduler:
         self.replan()
 
     def replan(self) -> None:
-        """A job at every deadline and end of reveal the database holds (the jobs of a dead process are lost)."""
+        """A job at every round's close and end of reveal the database holds (the jobs of a dead process are lost)."""
         app = _apps.get(self.app_key)
         if app is None:
             return
@@ -133,10 +145,12 @@ class RoundScheduler:
         except DATABASE_DOWN as error:  # the sweeps run them, a second late at most
             log.warning("round scheduler could not plan the deadlines: %s", database_error_summary(error))
             return
-        for kind, rows in (("close", closes), ("next", nexts)):
-            for game_id, number, when in rows:
-                if when is not None:  # the queries ask for set times only
-                    self.plan(kind, game_id, number, when)
+        for game_id, number, deadline in closes:
+            if deadline is not None:  # the query asks for set times only
+                self.plan("close", game_id, number, closes_at(aware(deadline)))
+        for game_id, number, when in nexts:
+            if when is not None:
+                self.plan("next", game_id, number, when)
 
     def plan(self, kind: str, game_id: int, number: int, when: datetime) -> None:
         if not self.scheduler.running:

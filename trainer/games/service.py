@@ -259,7 +259,7 @@ def start_game(game: Game, author: str, now: datetime | None = None) -> Round | 
     round_ = _open_round(game, author, now)
     db.session.commit()
     if round_ is not None and round_.deadline is not None:
-        _plan("close", game.id, round_.number, round_.deadline)
+        _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))
     return round_
 
 
@@ -547,7 +547,7 @@ def next_round(game_id: int, number: int, author: str, now: datetime | None = No
     round_ = _open_round(game, author, now)
     db.session.commit()
     if round_ is not None and round_.deadline is not None:
-        _plan("close", game.id, round_.number, round_.deadline)
+        _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))
     return True
 
 
@@ -610,7 +610,7 @@ def resume(game: Game, author: str, now: datetime | None = None) -> None:
     game.status = GameStatus.PLAYING
     log(game.id, "resumed", {"round": round_.number, "deadline": deadline.isoformat()}, author, now)
     db.session.commit()
-    _plan("close", game.id, round_.number, deadline)
+    _plan("close", game.id, round_.number, rounds.closes_at(deadline))
 
 
 def extend(game: Game, seconds: object, author: str, now: datetime | None = None) -> None:
@@ -631,7 +631,7 @@ def extend(game: Game, seconds: object, author: str, now: datetime | None = None
     log(game.id, "extended", {"round": round_.number, "seconds": seconds}, author, now)
     db.session.commit()
     if round_.deadline is not None:
-        _plan("close", game.id, round_.number, round_.deadline)
+        _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))
 
 
 def choose_top(game: Game, number: int, move: object, author: str) -> None:
@@ -689,9 +689,12 @@ def results(game: Game) -> GameResults:
 
 
 def due_work(now: datetime) -> list[tuple[str, int, int]]:
-    """Transitions whose time has come: rounds past their deadline, reveals past their pause."""
+    """Transitions whose time has come: rounds whose deadline has settled (RoundClock.due), reveals past
+    their pause."""
     closes = db.session.execute(
-        select(Round.game_id, Round.number).where(Round.status == RoundStatus.OPEN, Round.deadline <= now)
+        select(Round.game_id, Round.number).where(
+            Round.status == RoundStatus.OPEN, Round.deadline <= now - rounds.SETTLE
+        )
     ).all()
     nexts = db.session.execute(
         select(Game.id, Game.round_number).where(Game.status == GameStatus.REVEALING, Game.next_round_at <= now)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import errors, headers, ids, language
+from . import body, errors, headers, ids, language
 from .csrf import csrf
 
 
@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
     rules are compiled when they are added). Rate limits wrap views, so they come after the blueprints:
     :func:`trainer.http.ratelimit.init_app`."""
     ids.init_app(app)
+    body.init_app(app)  # before anything reads a form (the CSRF check does): its limits apply to that read
     language.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)

@@ -17,8 +17,9 @@ from markupsafe import escape
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
-from ..core.database import database_error_summary
+from ..core.database import database_error_summary, recover_from
 from ..core.errors import Refused
+from .body import UnstorableText
 from .negotiate import is_api_request, wants_json
 
 DATABASE_UNAVAILABLE = (
@@ -26,7 +27,7 @@ DATABASE_UNAVAILABLE = (
 )
 RETRY_AFTER_SECONDS = 5
 
-_BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_event_id", "bad_seconds_arg", "bad_quiet")
+_BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "bad_seconds_arg", "bad_quiet")
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
                  "wrong_credentials")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
@@ -74,6 +75,7 @@ def _database_unavailable(error: DBAPIError) -> ResponseReturnValue:
     current_app.logger.warning(
         "database unavailable for %s %s: %s", request.method, request.path, database_error_summary(error)
     )
+    recover_from(error)
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if is_api_request():
         return jsonify(error=DATABASE_UNAVAILABLE), 503, headers
@@ -95,6 +97,10 @@ def _database_unavailable(error: DBAPIError) -> ResponseReturnValue:
 
 def _error_text(code: int, error: HTTPException | None = None) -> tuple[str, str]:
     """Title and explanation of an error page, in the request's language; never the exception's own text."""
+    if isinstance(error, UnstorableText):
+        return _("Request refused"), _(
+            "What you typed holds an invisible control character that cannot be stored. Remove it and try again."
+        )
     if isinstance(error, CSRFError):
         return _("Form expired"), _(
             "This form is too old or came from another page. Go back, reload the page and try again."
@@ -105,6 +111,12 @@ def _error_text(code: int, error: HTTPException | None = None) -> tuple[str, str
         return _("Not found"), _("There is no page at this address. Check the link, or start again from the home page.")
     if code == 405:
         return _("Method not allowed"), _("This address exists but does not accept this kind of request.")
+    if code == 408:
+        return _("Too slow"), _("What you sent took too long to arrive. Check your connection and try again.")
+    if code == 413:
+        return _("Too large"), _("What you sent is larger than this page accepts. Send less, or a smaller file.")
+    if code == 415:
+        return _("Not accepted"), _("This form does not take files.")
     if code >= 500:
         return _("Server error"), _(
             "Something went wrong on the server. The error has been logged; try again in a moment."

@@ -7,9 +7,12 @@ thousands of players from 127.0.0.1, so nothing a player does normally is limite
   names no game, per address and across all addresses at once. The second cap is what makes guessing
   a code hopeless (see :data:`DEFAULT_LIMITS`); a successful join never counts.
 - logging in (director and learner pages, ``/api/auth/token``): refused attempts with a name and a
-  password, per address and per account name.
+  password, per address and per account name from that address (so nobody can lock an account's owner
+  out from elsewhere).
 - handing in plays (``/play/<id>/submit``, ``/api/games/<id>/rounds/<n>/plays``): every play, per
-  player (their token), generous for a player who changes their play several times.
+  player (their token), generous for a player who changes their play several times;
+- typing words on a word wall (``/walls/<id>/play/answer``): every answer, per player, generous for a
+  fast typist, and a bound on what one player can make the server do.
 
 A view takes part by being marked with :func:`limited` and tells a refused guess with
 :func:`refused_guess`. Each application gets its own limiter (tests build many applications and
@@ -41,7 +44,7 @@ from . import limit_storage as limit_storage  # registers tirage-memory://
 from .auth import bearer
 from .body import json_field
 from .negotiate import is_api_request, wants_json
-from .session import PLAYER_TOKENS, session_token
+from .session import PLAYER_TOKENS, WALL_TOKENS, session_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,15 +61,17 @@ DEFAULT_LIMITS: dict[str, str] = {
     "TIRAGE_RATELIMIT_JOIN_ALL": "300/minute",  # refused join codes from all addresses together
     "TIRAGE_RATELIMIT_LOGIN": "10/minute",  # refused logins from one address, and for one account name
     "TIRAGE_RATELIMIT_SUBMIT": "30/minute",  # plays handed in by one player
+    "TIRAGE_RATELIMIT_ANSWER": "120/minute",  # words typed on a word wall by one player (two a second)
 }
 
 # What each limit says when it is reached. The limit carries its kind in ``error_message``.
-JOIN, JOIN_ALL, LOGIN, SUBMIT = "join", "join_all", "login", "submit"
+JOIN, JOIN_ALL, LOGIN, SUBMIT, ANSWER = "join", "join_all", "login", "submit", "answer"
 API_MESSAGES: dict[str, str] = {
     JOIN: "too many join codes that name no game were tried from your network: try again in {seconds} s",
     JOIN_ALL: "too many join codes that name no game were tried on this server: try again in {seconds} s",
     LOGIN: "too many failed logins: try again in {seconds} s",
     SUBMIT: "too many plays handed in within a minute: try again in {seconds} s",
+    ANSWER: "too many words typed within a minute: try again in {seconds} s",
 }
 
 
@@ -115,21 +120,28 @@ def _body_field(name: str) -> str:
 
 
 def _account_name() -> str:
-    """The account a login tries, as ``director:alice`` or ``learner:bob``; "" when it names none."""
+    """The account a login tries, from this address, as ``director:alice@192.0.2.7``; "" when it names none.
+
+    Counted with the address: a guesser elsewhere must not lock the account's owner out.
+    """
     name = _body_field("username")
     if not name:
         return ""
     kind = "learner" if request.endpoint == "study.login" else "director"
-    return f"{kind}:{name}"
+    return f"{kind}:{name}@{_address()}"
 
 
 def _player() -> str:
-    """The player handing in a play: their token (hashed: a count's key is no credential), "" if none."""
+    """The player handing in a play or a wall's word: their token (hashed: a count's key is no credential), "" if
+    none."""
     token: str | None
+    view_args = request.view_args or {}
     if request.blueprint == "api":
         token = bearer()
+    elif isinstance(view_args.get("wall_id"), int):
+        token = session_token(WALL_TOKENS, view_args["wall_id"])
     else:
-        game_id = (request.view_args or {}).get("game_id")
+        game_id = view_args.get("game_id")
         token = session_token(PLAYER_TOKENS, game_id) if isinstance(game_id, int) else None
     return player_limit_key(token) if token else ""
 
@@ -224,7 +236,17 @@ def _apply_limits(app: Flask, limits: Limiter) -> None:
             error_message=SUBMIT,
         ),
     ]
-    decorators = {JOIN: join, LOGIN: login, SUBMIT: submit}
+    answer = [
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_ANSWER"),
+            scope="answer",
+            methods=["POST"],
+            key_func=_player,
+            exempt_when=lambda: not _player(),
+            error_message=ANSWER,
+        ),
+    ]
+    decorators = {JOIN: join, LOGIN: login, SUBMIT: submit, ANSWER: answer}
     for endpoint, view in list(app.view_functions.items()):
         kinds = getattr(view, LIMITS_ATTRIBUTE, ())
         if not kinds:
@@ -267,6 +289,12 @@ def _page_message(kind: str, seconds: int) -> str:
         said = ngettext(
             "Too many failed logins. Wait %(num)s second, then try again.",
             "Too many failed logins. Wait %(num)s seconds, then try again.",
+            seconds,
+        )
+    elif kind == ANSWER:
+        said = ngettext(
+            "Too many words typed within a minute. Wait %(num)s second, then go on.",
+            "Too many words typed within a minute. Wait %(num)s seconds, then go on.",
             seconds,
         )
     else:

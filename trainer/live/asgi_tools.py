@@ -1,13 +1,16 @@
-"""ASGI plumbing the event loop's fast paths share: bounded maps, builds shared by a whole room, reading a
-request's body and handing it on to the Flask application unread, JSON answers."""
+"""ASGI plumbing the event loop's fast paths share: thread pools of their own, bounded maps, builds shared by a
+whole room, reading a request's body and handing it on to the Flask application, JSON answers."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -21,10 +24,27 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+ARRIVED = "tirage.arrived"  # scope key: when the request's last byte was parsed (trainer.live.connections)
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+
+
+class Workers:
+    """Threads of one job, which nothing else can fill (the play path's reads, the event hub's reads, the event
+    streams' catch-up reads): a flood on one job waits for its own threads, not for everyone's."""
+
+    def __init__(self, name: str, threads: int) -> None:
+        self.name = name
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, functools.partial(function, *args))
+
+    def stop(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 class Kept(Generic[K, V]):
@@ -84,11 +104,11 @@ def json_bytes(payload: dict[str, Any]) -> bytes:
     return (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode()
 
 
-async def read_in_thread(function: Callable[..., T], *args: Any) -> T | None:
-    """``function(*args)`` in a worker thread; None when it fails (the database away: the view, which the
-    request is then handed to, answers 503)."""
+async def read_in_thread(workers: Workers, function: Callable[..., T], *args: Any) -> T | None:
+    """``function(*args)`` in one of ``workers``' threads; None when it fails (the database away: the view, which
+    the request is then handed to, answers 503)."""
     try:
-        return await asyncio.to_thread(function, *args)
+        return await workers.run(function, *args)
     except Exception as error:
         log.debug("a fast path's read failed: %s", error)
         return None
@@ -131,3 +151,9 @@ def bearer_token(scope: Scope) -> str | None:
         if key.lower() == b"authorization":
             return bearer_in(value.decode("latin-1"))
     return None
+
+
+def arrived(scope: Scope) -> datetime:
+    """When the request arrived whole: as the connection parsed it, else (no such stamp: another server) now."""
+    stamp = scope.get(ARRIVED)
+    return stamp if isinstance(stamp, datetime) else datetime.now(UTC)

@@ -6,14 +6,20 @@ process that cannot tell it: no Redis). PostgreSQL hands out ids in order but ma
 of order, so an id skipped by one read is remembered as a gap and read again for ``GAP_SECONDS``
 (after that it was a rolled-back transaction). Each stream has a bounded queue: a client too slow
 to read is dropped and reconnects with ``Last-Event-ID``, so it costs nobody else anything.
+
+The hub keeps the last frames of the games it has fanned out (:class:`GameLog`), so that a client
+catching up after a reconnection is answered from memory, not by the database. Its reads run on a
+thread of its own, which no flood of other requests can take.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +32,7 @@ from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.models import Event
 from ..http.sse import frame
+from .asgi_tools import Workers
 
 POLL_SECONDS = 0.5  # without Redis, how late an event written by another process may be
 REDIS_POLL_SECONDS = 5.0  # with Redis, only a safety net for lost messages
@@ -34,6 +41,8 @@ READ_LIMIT = 5000
 READ_INTERVAL = 0.05  # seconds between two reads at most: delivery waits this long, reads are shared
 QUEUE_LIMIT = 2000  # frames waiting for one client before it is dropped
 QUIET_KINDS = frozenset(present.PRIVATE_EVENTS)  # one per player: streams with ``quiet`` skip them
+RECENT_FRAMES = 10_000  # frames kept per game for catch-ups from memory (about 200 bytes each)
+RECENT_GAMES = 32  # games whose frames are kept: the most recently active
 log = logging.getLogger(__name__)
 
 
@@ -62,16 +71,73 @@ class Stream:
                 self.queue.get_nowait()
 
 
+class GameLog:
+    """The frames of one game the hub has fanned out, kept for catch-ups: it holds every event of the game with an
+    id past ``complete_after`` that the hub has read (later ones reach a stream through its queue).
+
+    Frames are kept in id order, all of them and those a ``quiet`` stream gets, so a catch-up is a search and a
+    join, however many clients ask at once.
+    """
+
+    def __init__(self, complete_after: int) -> None:
+        self.complete_after = complete_after
+        self._every = _Frames()
+        self._public = _Frames()  # without the per-player events
+
+    def add(self, event_id: int, kind: str, data: bytes) -> None:
+        self._every.add(event_id, data)
+        if kind not in QUIET_KINDS:
+            self._public.add(event_id, data)
+        while len(self._every.ids) > RECENT_FRAMES:
+            dropped = self._every.ids[0]
+            self._every.drop_to(dropped)
+            self._public.drop_to(dropped)
+            self.complete_after = max(self.complete_after, dropped)
+
+    def after(self, after: int, quiet: bool) -> list[bytes] | None:
+        """The frames past ``after`` (without the per-player ones when ``quiet``), or None when the log does not
+        reach back that far (the database answers then)."""
+        if after < self.complete_after:
+            return None
+        return (self._public if quiet else self._every).after(after)
+
+
+class _Frames:
+    """Frames in id order (a late id, PostgreSQL's commit order, is put in its place)."""
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+        self.frames: list[bytes] = []
+
+    def add(self, event_id: int, data: bytes) -> None:
+        if not self.ids or event_id > self.ids[-1]:
+            self.ids.append(event_id)
+            self.frames.append(data)
+        else:
+            at = bisect.bisect_left(self.ids, event_id)
+            self.ids.insert(at, event_id)
+            self.frames.insert(at, data)
+
+    def drop_to(self, event_id: int) -> None:
+        """Forget every frame up to ``event_id``."""
+        cut = bisect.bisect_right(self.ids, event_id)
+        del self.ids[:cut], self.frames[:cut]
+
+    def after(self, after: int) -> list[bytes]:
+        return self.frames[bisect.bisect_right(self.ids, after) :]
+
+
 @dataclass
 class HubFigures:
     reads: int = 0
     events: int = 0
     frames: int = 0
     dropped: int = 0
+    catch_ups_from_memory: int = 0
 
 
 class EventHub:
-    """Runs in the web process's event loop; the database work runs in the loop's thread pool."""
+    """Runs in the web process's event loop; its database reads run on a thread of its own."""
 
     def __init__(self, app: Flask, poll: float | None = None, redis_url: str | None = None) -> None:
         self.app = app
@@ -80,7 +146,11 @@ class EventHub:
         self.streams: dict[int, set[Stream]] = {}
         self.loud: dict[int, set[Stream]] = {}  # the streams that want per-player events too (projectors)
         self.cursor = 0
+        self.start_cursor = 0  # the last event id before the hub started: it has read every later one
         self.gaps: dict[int, float] = {}  # id -> when it was first missed
+        self.logs: OrderedDict[int, GameLog] = OrderedDict()  # game -> its recent frames, most recent game last
+        self._dropped_logs: set[int] = set()  # games whose log was dropped (no longer complete since the start)
+        self.reads = Workers("event-read", 1)
         # game -> the last event read that changes what is cached (trainer.games.cache's version), for the
         # games that had one since this hub started; every event a stream of this process was sent is here.
         self.versions: dict[int, int] = {}
@@ -98,7 +168,7 @@ class EventHub:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self.cursor = await asyncio.to_thread(self._last_id)
+        self.cursor = self.start_cursor = await self.reads.run(self._last_id)
         loop = self._loop
 
         def wake_from_thread(_game_id: int) -> None:
@@ -158,7 +228,7 @@ class EventHub:
             last_read = loop.time()
             self._wake.clear()  # wake-ups during the read below cause one more read, not one each
             try:
-                rows = await asyncio.to_thread(self._read)
+                rows = await self.reads.run(self._read)
             except Exception as error:  # database away: try again at the next wake-up or poll
                 if not self._database_lost:
                     log.warning(
@@ -219,9 +289,31 @@ class EventHub:
         joined = self.joined_read.get(game_id, 0)
         return self.versions.get(game_id) == joined > since >= self.changes_read.get(game_id, 0)
 
+    def recent(self, game_id: int, after: int, quiet: bool) -> list[bytes] | None:
+        """The game's frames past ``after`` from memory, or None when the database must answer. Called in the
+        event loop right after subscribing, so the frames here and those queued for the stream never overlap."""
+        log = self.logs.get(game_id)
+        frames = log.after(after, quiet) if log is not None else None
+        if frames is not None:
+            self.figures.catch_ups_from_memory += 1
+        return frames
+
+    def _log(self, game_id: int) -> GameLog:
+        log = self.logs.get(game_id)
+        if log is not None:
+            self.logs.move_to_end(game_id)
+            return log
+        # Complete since the start, unless an earlier log of the game was dropped: then only from now on.
+        log = self.logs[game_id] = GameLog(self.cursor if game_id in self._dropped_logs else self.start_cursor)
+        for old in [game for game in self.logs if game not in self.streams][: max(0, len(self.logs) - RECENT_GAMES)]:
+            del self.logs[old]
+            self._dropped_logs.add(old)
+        return log
+
     def _fan_out(self, rows: list[tuple[int, int, str, bytes]]) -> None:
         for event_id, game_id, kind, data in rows:
             self.figures.events += 1
+            self._log(game_id).add(event_id, kind, data)
             if kind not in UNVERSIONED_KINDS:
                 self.note_version(game_id, event_id)
                 table = self.joined_read if kind == "joined" else self.changes_read

@@ -30,7 +30,6 @@ comes from the process's event hub, which has read every event this process's st
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import queue
 import re
@@ -43,14 +42,15 @@ from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from ..core.clock import iso, utcnow
+from ..core.clock import iso
 from ..core.codes import hash_token
-from ..core.database import database_error_summary, db
+from ..core.database import database_error_summary, db, recover_from
 from ..core.errors import Refused
 from ..games import present, service
 from ..games.cache import game_results, version_of
 from ..games.models import Game, Player, Round
 from ..games.service import AcceptedPlay, PendingPlay, RoundPlaying
+from ..http.body import parse_json_object
 from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
 from ..http.ids import MAX_ID
@@ -62,6 +62,8 @@ from .asgi_tools import (
     Receive,
     Scope,
     Send,
+    Workers,
+    arrived,
     bearer_token,
     json_bytes,
     read_body,
@@ -77,6 +79,7 @@ PLAYERS_KEPT = 200_000  # token hash -> player, about 300 bytes each
 ROOM_READ_SECONDS = 10.0  # a room's players are read whole at most this often (late joiners are read alone)
 ROUNDS_KEPT = 64  # rounds being played at once in this process
 BATCH_LIMIT = 2000  # plays written in one transaction at most
+READ_THREADS = 2  # the play path's own threads for its reads
 NOT_STORED = "the server could not store the play just now: try again in a few seconds"
 log = logging.getLogger(__name__)
 
@@ -109,6 +112,9 @@ class PlayDesk:
         self.app = app
         self.fallback = fallback
         self.hub = hub
+        # Its own threads for its reads (who a token is, a round's rack): a flood of other requests waiting for
+        # threads (event-stream catch-ups, pages) never delays a play past its deadline.
+        self.reads = Workers("play-read", READ_THREADS)
         self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)  # by token hash
         self._rooms_read: dict[int, float] = {}  # game -> when all its players were last read
         self.rounds: Kept[tuple[int, int], RoundPlaying] = Kept(ROUNDS_KEPT)
@@ -138,7 +144,7 @@ class PlayDesk:
         game_id, number = _ids(PLAYS_PATH, scope)
         body, complete = await read_body(receive)
         replay = replaying(body, complete, receive)
-        received_at = utcnow()
+        received_at = arrived(scope)  # what decides lateness: not how long the event loop took to get here
         token, move = bearer_token(scope), _move(body) if complete else None
         player = await self.known_player(token, game_id) if move is not None else None
         playing = await self._round(game_id, number) if player is not None else None
@@ -154,7 +160,7 @@ class PlayDesk:
         allowed = (
             submit_allowed(self.app, token)
             if self._memory_limits
-            else await asyncio.to_thread(submit_allowed, self.app, token)
+            else await self.reads.run(submit_allowed, self.app, token)
         )
         if not allowed:
             await self._hand_on(scope, replay, send)  # the view counts it again and answers 429
@@ -208,7 +214,7 @@ class PlayDesk:
         token_hash = hash_token(token)
         player = self.players.get(token_hash)
         if player is None:
-            found = await read_in_thread(self._find_players, token_hash, game_id) or {}
+            found = await read_in_thread(self.reads, self._find_players, token_hash, game_id) or {}
             for known_hash, known in found.items():
                 self.players.put(known_hash, known)
             player = found.get(token_hash)
@@ -219,7 +225,7 @@ class PlayDesk:
             return None
         playing = self.rounds.get((game_id, number))
         if playing is None:
-            playing = await read_in_thread(self._find_round, game_id, number)
+            playing = await read_in_thread(self.reads, self._find_round, game_id, number)
             if playing is not None:
                 self.rounds.put((game_id, number), playing)
         return playing
@@ -239,7 +245,7 @@ class PlayDesk:
         has read, or the database's the first time (None when it is away)."""
         version = self.hub.versions.get(game_id)
         if version is None:  # nothing of this game read since the hub started: ask the database once
-            found = await read_in_thread(self._find_version, game_id)
+            found = await read_in_thread(self.reads, self._find_version, game_id)
             if found is None:
                 return None
             self.hub.note_version(game_id, found)
@@ -338,8 +344,9 @@ class PlayDesk:
             with self.app.app_context():
                 try:
                     outcomes = list(service.store_plays([play for play, _future in batch]))
-                except BaseException:
+                except BaseException as error:
                     db.session.rollback()
+                    recover_from(error)
                     raise
         except Exception as error:  # nothing of the batch was written: every play gets the error
             if not isinstance(error, OperationalError | InterfaceError):
@@ -373,16 +380,13 @@ def _settle(futures: list[asyncio.Future[AcceptedPlay]], outcomes: list[Accepted
 
 
 def _move(body: bytes) -> str | None:
-    """The play of a plain ``{"move": "..."}`` body; None for anything the view should look at."""
-    if b"\\u0000" in body:
-        return None  # NUL characters: the view refuses them
+    """The play of a plain ``{"move": "..."}`` body; None for anything the view should look at (text a database
+    cannot store among it: the view says why)."""
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
+        data = parse_json_object(body)
+    except Refused:
         return None
-    if not isinstance(data, dict) or not all(
-        isinstance(value, str | int | float | bool) or value is None for value in data.values()
-    ):
+    if not all(isinstance(value, str | int | float | bool) or value is None for value in data.values()):
         return None
     move = data.get("move")
     return move if isinstance(move, str) else None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from flask import Response, flash, jsonify, redirect, render_template, request
@@ -41,9 +43,19 @@ def action_done(
 
 
 def safe_next() -> str | None:
-    """Where to go after logging in: only a path on this site (never another host)."""
+    """Where to go after logging in: only a path on this site (never another host).
+
+    Browsers drop tabs and line breaks from a URL and read a backslash as a slash, so a slash, a tab and
+    ``/evil.example`` lead to another host: any such character refuses the target, as does anything that
+    parses with a host or a scheme.
+    """
     target = request.args.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else None
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return None
+    if any(ch.isspace() or unicodedata.category(ch).startswith("C") for ch in target):
+        return None
+    parts = urlsplit(target)
+    return target if not parts.scheme and not parts.netloc else None
 
 
 def qr_code(link: str) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template
 
+from ..core.database import writable
 from ..core.lexicons import lexicon_store
 from ..engine.rules import ruleset, ruleset_codes
 
@@ -26,6 +27,16 @@ def index() -> str:
 
 
 @bp.get("/healthz")
-def healthz() -> Response:
-    """Liveness for a process manager or a load balancer: answers as soon as the application is up."""
-    return jsonify(status="ok")
+def healthz() -> tuple[Response, int]:
+    """For a process manager or a load balancer: 200 when the database takes a write now, else 503 saying why
+    (read-only, full, unreachable); with where each lexicon stands, and any whose cached graphs were unsound
+    and built again."""
+    problem = writable()
+    store = lexicon_store()
+    answer = jsonify(
+        status="ok" if problem is None else "failing",
+        database="writable" if problem is None else problem,
+        lexicons=store.states(),
+        rebuilt_lexicons=dict(store.rebuilt),
+    )
+    return answer, 200 if problem is None else 503

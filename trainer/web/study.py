@@ -25,10 +25,11 @@ from drills.registry import check
 
 from ..core import accounts
 from ..core.accounts import Learner
-from ..core.clock import utcnow
+from ..core.clock import aware, utcnow
 from ..core.database import db
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
+from ..http.body import MAX_UPLOAD
 from ..http.ids import posted_number
 from ..http.negotiate import wants_json
 from ..http.ratelimit import limited, refused_guess
@@ -158,9 +159,9 @@ def import_deck() -> ResponseReturnValue:
 
 def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage) -> tuple[Deck, list[tuple[str, str]]]:
     """A Zyzzyva cardbox (an SQLite file, schedule kept) or a plain word list (new cards)."""
-    data = upload.read(50 * 1024 * 1024 + 1)
-    if len(data) > 50 * 1024 * 1024:
-        raise Refused("file_too_big", "the file is larger than 50 MB")
+    data = upload.read(MAX_UPLOAD + 1)
+    if len(data) > MAX_UPLOAD:
+        raise Refused("file_too_big", f"the file is larger than {MAX_UPLOAD // (1024 * 1024)} MB")
     if data.startswith(b"SQLite format 3\x00"):
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "cardbox.db"
@@ -254,9 +255,9 @@ def _seconds() -> float:
     except ValueError:
         pass
     try:
-        shown = datetime.fromisoformat(request.form.get("shown_at", ""))
+        shown = aware(datetime.fromisoformat(request.form.get("shown_at", "")))  # a time without a zone is UTC
         return max(0.0, (utcnow() - shown).total_seconds())
-    except ValueError:
+    except (ValueError, OverflowError):
         return 0.0
 
 

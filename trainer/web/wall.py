@@ -396,6 +396,7 @@ class Verdict:
 
 
 @bp.post("/walls/<id:wall_id>/play/answer")
+@limited("answer")
 def answer(wall_id: int) -> ResponseReturnValue:
     """One or more words typed before Enter; each is judged (and a find committed) on its own."""
     wall = db.session.get(Wall, wall_id)

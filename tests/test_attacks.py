@@ -1,0 +1,515 @@
+"""What a cheater or a prankster tried against a real server, and what now holds (issue 14).
+
+Tests with a process (the deadline jam, slow bodies, large bodies, idle connections, streams per address,
+a read-only database) run the real ``tirage serve`` on loopback, as the attacks were made; the others use
+the application directly. Each is a finding that broke the server before: the name of the test says what
+holds now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import io
+import os
+import random
+import re
+import socket
+import sqlite3
+import stat
+import subprocess
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.processes import TirageServer, best_play, parse_time, tirage_command, wait_until
+from tests.test_pages import csrf_token
+from tests.test_wall import join as join_wall
+from tests.test_wall import log_in, new_wall
+from trainer.core import accounts
+from trainer.core.database import db
+from trainer.duplicate.rounds import closes_at
+from trainer.engine.lexicon import Lexicon, LexiconStore
+from trainer.engine.rules import Ruleset
+
+PASSWORD = "password123"
+
+
+def at(address: str) -> dict[str, Any]:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+# ---------------------------------------------------------------- the application directly
+
+
+def test_the_login_page_never_sends_a_browser_to_another_host(app: Flask, client: FlaskClient) -> None:
+    """``next=/%09/evil.example`` became ``Location: //evil.example`` (browsers drop the tab); CR/LF was a 500."""
+    with app.app_context():
+        accounts.create_director("alice", PASSWORD)
+    for target in ("/%09/evil.example", "/%0a/evil.example", "/%0d%0aSet-Cookie:x=1", "/\\evil.example", "//evil"):
+        token = csrf_token(client, "/director/login")
+        answer = client.post(
+            f"/director/login?next={target}", data={"csrf_token": token, "username": "alice", "password": PASSWORD}
+        )
+        assert answer.status_code == 303 and answer.headers["Location"] == "/director/", target
+        client.post("/director/logout", data={"csrf_token": csrf_token(client, "/director/")})
+    token = csrf_token(client, "/director/login")
+    kept = client.post(
+        "/director/login?next=/director/games/new",
+        data={"csrf_token": token, "username": "alice", "password": PASSWORD},
+    )
+    assert kept.headers["Location"] == "/director/games/new"
+
+
+def test_text_no_database_can_store_is_refused_with_a_message_not_a_500(app: Flask, client: FlaskClient) -> None:
+    """A lone UTF-16 surrogate in JSON (join, login, a correction's reason) and a NUL in a page's form (PostgreSQL
+    cannot store it) were 500s."""
+    with app.app_context():
+        director = accounts.create_director("alice", PASSWORD)
+        from trainer.games import service
+
+        game = service.create_game(director, {})
+        code = game.join_code
+    surrogate = b'"\\ud800x"'
+    for path, body in (
+        ("/api/join", b'{"code": "' + code.encode() + b'", "name": ' + surrogate + b"}"),
+        ("/api/auth/token", b'{"username": ' + surrogate + b', "password": "x"}'),
+    ):
+        answer = client.post(path, data=body, content_type="application/json")
+        assert answer.status_code == 400 and "lone surrogate" in answer.get_json()["error"], (path, answer.data)
+    token = client.post("/api/auth/token", json={"username": "alice", "password": PASSWORD}).get_json()["token"]
+    answer = client.post(
+        f"/api/games/{game.id}/rounds/1/corrections",
+        data=b'{"player_id": 1, "score": 1, "reason": ' + surrogate + b"}",
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 400, answer.data
+    join_token = csrf_token(client, "/join")
+    page = client.post("/join", data={"csrf_token": join_token, "code": code, "name": "Zo\x00e"})
+    assert page.status_code == 400 and "invisible control character" in page.get_data(as_text=True)
+    french = client.post(
+        "/join", data={"csrf_token": join_token, "code": code, "name": "Zo\x00e"}, headers={"Accept-Language": "fr"}
+    )
+    assert french.status_code == 400 and "caractère de contrôle invisible" in french.get_data(as_text=True)
+
+
+def test_a_study_answer_with_a_time_without_a_zone_is_taken(app: Flask, client: FlaskClient) -> None:
+    """A naive ``shown_at`` (no time zone) on a study answer was a 500; it is read as UTC."""
+    from trainer.study import service as study
+
+    with app.app_context():
+        learner = accounts.create_learner("lea", PASSWORD)
+        deck, _ = study.create_deck(learner, "mine", "en", {"kind": "words", "text": "RETAINS"})
+        deck_id = deck.id
+    token = csrf_token(client, "/study/login")
+    client.post("/study/login", data={"csrf_token": token, "username": "lea", "password": PASSWORD})
+    page = client.get(f"/study/decks/{deck_id}").get_data(as_text=True)
+    card = re.search(r'name="card" value="([0-9]+)"', page)
+    assert card is not None, page[:500]
+    naive = (datetime.now(UTC) - timedelta(seconds=5)).replace(tzinfo=None).isoformat()
+    answer = client.post(
+        f"/study/decks/{deck_id}/answer",
+        data={"csrf_token": csrf_token(client, f"/study/decks/{deck_id}"), "card": card[1], "answers": "RETAINS",
+              "seconds": "", "shown_at": naive},
+    )  # fmt: skip
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
+
+
+def test_an_unknown_name_costs_a_password_check_too(app: Flask) -> None:
+    """Login time told whether a director existed (88 ms against 4 ms): a name with no account is checked against
+    a hash too, so both answers cost one password check."""
+    with app.app_context():
+        accounts.create_director("alice", PASSWORD)
+        accounts._unknown_hash.cache_clear()
+        assert accounts.authenticate_director("alice", "wrong-password") is None
+        assert accounts._unknown_hash.cache_info().currsize == 0  # a known name: its own hash was checked
+        assert accounts.authenticate_director("nobody", "wrong-password") is None
+        assert accounts._unknown_hash.cache_info().currsize == 1  # an unknown name: the stand-in hash was checked
+        assert accounts.authenticate_director("alice", PASSWORD) is not None
+
+
+def test_word_wall_answers_are_limited_per_player(app: Flask) -> None:
+    """Answers on a word wall had no limit: a player may type 120 a minute, then waits (429, said in words)."""
+    app.config["TIRAGE_RATELIMIT_ANSWER"] = "5/minute"
+    director, phone = app.test_client(), app.test_client()
+    with app.app_context():
+        accounts.create_director("wally", PASSWORD)
+    log_in(director, "wally")
+    wall_id = new_wall(director)
+    with app.app_context():
+        from trainer.wall.models import Wall
+
+        wall = db.session.get(Wall, wall_id)
+        assert wall is not None
+        code = wall.join_code
+    token = csrf_token(director, f"/director/walls/{wall_id}")
+    director.post(f"/director/walls/{wall_id}/start", data={"csrf_token": token})
+    join_wall(phone, code, "Zoe")
+    for n in range(5):
+        token = csrf_token(phone, f"/walls/{wall_id}/play")
+        answer = phone.post(
+            f"/walls/{wall_id}/play/answer",
+            data={"csrf_token": token, "word": f"NOPE{n}"},
+            headers={"Accept": "application/json"},
+        )
+        assert answer.status_code == 200, n
+    token = csrf_token(phone, f"/walls/{wall_id}/play")
+    limited = phone.post(
+        f"/walls/{wall_id}/play/answer",
+        data={"csrf_token": token, "word": "NOPE"},
+        headers={"Accept": "application/json"},
+    )
+    assert limited.status_code == 429 and "Too many words typed" in limited.get_json()["error"]
+
+
+def test_forms_take_files_only_where_a_file_is_asked_for(app: Flask, client: FlaskClient) -> None:
+    """Multipart uploads to /join were spooled to disk: a form that takes no file refuses them (415), and a body
+    over a page's limit is refused (413) even without the server's door in front (the development server)."""
+    token = csrf_token(client, "/join")
+    upload = client.post(
+        "/join", data={"csrf_token": token, "code": "ABCDEF", "name": "x", "file": (io.BytesIO(b"x" * 1000), "a.bin")}
+    )
+    assert upload.status_code == 415 and "does not take files" in upload.get_data(as_text=True)
+    huge = client.post("/join", data={"csrf_token": token, "code": "ABCDEF", "name": "x" * (300 * 1024)})
+    assert huge.status_code == 413 and "larger than this page accepts" in huge.get_data(as_text=True)
+    api = client.post("/api/join", data=b'{"code": "' + b"A" * (70 * 1024) + b'"}', content_type="application/json")
+    assert api.status_code == 413 and "too large" in api.get_json()["error"]
+
+
+@pytest.mark.parametrize("database_url", [""])  # SQLite: PostgreSQL keeps its own files
+def test_the_sqlite_file_is_readable_by_its_owner_only(app: Flask, database_url: str) -> None:
+    """``tirage.sqlite`` holds password hashes; it was created readable by everyone."""
+    path = Path(app.instance_path) / "tirage.sqlite"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o644)  # as an older server left it
+    from trainer.app import create_app
+
+    create_app({"TESTING": True})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_cardbox_is_read_as_untrusted(tmp_path: Path) -> None:
+    """A 4 KB "cardbox" whose questions are an SQLite view pinned a thread as long as its author liked; one with
+    two million rows added 540 MB. Only a table is read, at most a deck's worth of rows, for a bounded time."""
+    from drills.cardbox import read_cardbox
+
+    view = tmp_path / "view.db"
+    with sqlite3.connect(view) as connection:
+        connection.execute(
+            "CREATE VIEW questions AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+            "SELECT 'AEINRST' AS question, 0 AS correct, 0 AS incorrect, 0 AS streak, 0 AS last_correct, "
+            "0 AS difficulty, 0 AS cardbox, 0 AS next_scheduled FROM n"
+        )
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="no table of questions"):
+        read_cardbox(view)
+    assert time.monotonic() - started < 5  # refused before any row was computed
+    many = tmp_path / "many.db"
+    with sqlite3.connect(many) as connection:
+        connection.execute(
+            "CREATE TABLE questions (question TEXT, correct INT, incorrect INT, streak INT, last_correct INT, "
+            "difficulty INT, cardbox INT, next_scheduled INT)"
+        )
+        connection.executemany("INSERT INTO questions VALUES (?, 0, 0, 0, 0, 0, 0, 0)", ((f"Q{i}",) for i in range(50)))
+    assert len(read_cardbox(many)) == 50
+    with pytest.raises(ValueError, match="more than 20 cards"):
+        read_cardbox(many, max_rows=20)
+
+
+def test_a_damaged_word_graph_cache_is_built_again(tmp_path: Path) -> None:
+    """A cut-short cache file made games of its lexicon fail to start (500), never rebuilt; a same-size damaged one
+    silently misjudged words. A checksum is written at build and checked at load; a bad cache is built again."""
+    words = tmp_path / "club.txt"
+    words.write_text("AA\nAB\nCAT\nCATS\nDOG\nDOGS\nZEBRA\n")
+    store = LexiconStore(tmp_path / "data")
+    store.import_list("club", words, "en")
+    assert "CATS" in store.load("club") and "CATX" not in store.load("club")
+    (dawg,) = store.cache_dir.glob("club-*.dawg")
+    assert dawg.with_name(dawg.name + ".sha256").exists()
+    for damage in ("cut", "flip"):
+        data = bytearray(dawg.read_bytes())
+        if damage == "cut":
+            dawg.write_bytes(data[: len(data) // 2])
+        else:
+            data[-5] ^= 0xFF  # same size, one byte changed
+            dawg.write_bytes(bytes(data))
+        fresh = LexiconStore(tmp_path / "data")  # a new process
+        lexicon = fresh.load("club")
+        assert "CATS" in lexicon and "DOGS" in lexicon and "CATX" not in lexicon, damage
+        assert "club" in fresh.rebuilt and fresh.states()["club"] == "ready", damage
+        (dawg,) = store.cache_dir.glob("club-*.dawg")
+    assert LexiconStore(tmp_path / "data").load("club") and not LexiconStore(tmp_path / "data").rebuilt
+
+
+# ---------------------------------------------------------------- a real server
+
+
+@pytest.fixture
+def server(
+    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon
+) -> Iterator[TirageServer]:
+    """``tirage serve`` with small limits, so that each attack reaches them in a test's time."""
+    running = TirageServer(
+        tmp_path,
+        lexicon_store.cache_dir,
+        env_extra={
+            "TIRAGE_BODY_SECONDS": "3",
+            "TIRAGE_HEAD_SECONDS": "2",
+            "TIRAGE_CONNECTIONS_PER_ADDRESS": "120",
+            "TIRAGE_STREAMS_PER_ADDRESS": "30",
+            "REDIS_URL": None,
+        },
+    )
+    running.create_director("dana", PASSWORD)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _director(server: TirageServer) -> str:
+    return str(server.ok("POST", "/api/auth/token", {"username": "dana", "password": PASSWORD})["token"])
+
+
+def _rss_mb(server: TirageServer) -> float:
+    assert server.process is not None
+    for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _inflate_event_log(server: TirageServer, game_id: int, count: int) -> None:
+    """``count`` more events of the game, as a join flood leaves them (written straight to the database)."""
+    now = datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ")
+    with sqlite3.connect(server.instance / "tirage.sqlite", timeout=30) as connection:
+        connection.executemany(
+            "INSERT INTO event (game_id, kind, data, author, created_at) VALUES (?, 'joined', ?, ?, ?)",
+            ((game_id, f'{{"players": {n}}}', f"flood{n}", now) for n in range(count)),
+        )
+
+
+def test_a_jammed_event_log_never_makes_a_play_sent_before_the_deadline_late(
+    server: TirageServer, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
+    """50 clients looping on the event stream's catch-up from 0, on a game of 5,000 events, took the threads the
+    play path reads with: 63-100 % of plays sent 0.3-3 s before the deadline were refused as late. The play path
+    has its own threads, catch-ups come from memory (or in pages, on threads of their own), and a round closes
+    1.5 s after its deadline (docs/rules.md §6.6): every play that arrived before the deadline counts."""
+    director = _director(server)
+    game = server.ok("POST", "/api/games", {"round_seconds": 14, "reveal_seconds": None, "seed": 4242}, director, 201)
+    players = [
+        server.ok("POST", "/api/join", {"code": game["join_code"], "name": f"P{n}"}, status=201) for n in range(40)
+    ]
+    _inflate_event_log(server, game["id"], 5_000)
+    state = server.ok("POST", f"/api/games/{game['id']}/start", token=director)
+    deadline = parse_time(state["deadline"])
+    top, _score, _low = best_play(state, en_rules, en_lexicon)
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (a browser test may have left one in this thread)
+        outcome = thread.submit(
+            asyncio.run, _jam_and_play(server.base_url, game["id"], players, top, deadline)
+        ).result()
+    assert outcome["catch_ups"] >= 50, outcome  # the jam ran
+    assert outcome["late"] == [] and len(outcome["taken"]) == len(players), outcome
+    server.wait_for(lambda: server.ok("GET", f"/api/games/{game['id']}")["status"] == "revealing", "the close")
+    results = {r["player_id"]: r for r in server.ok("GET", f"/api/games/{game['id']}/rounds/1")["results"]}
+    for player in players:
+        assert results[player["player_id"]]["move"] == top, player["name"]
+
+
+async def _jam_and_play(
+    base: str, game_id: int, players: list[dict[str, Any]], move: str, deadline: datetime
+) -> dict[str, Any]:
+    stop = asyncio.Event()
+    catch_ups = 0
+    events_path = f"{base}/api/games/{game_id}/events?last_event_id=0&timeout=0"
+
+    async def jam(session: aiohttp.ClientSession) -> None:
+        nonlocal catch_ups
+        while not stop.is_set():
+            try:
+                async with session.get(events_path) as answer:
+                    await answer.read()
+                    catch_ups += 1
+            except aiohttp.ClientError:
+                await asyncio.sleep(0.05)
+
+    taken: list[str] = []
+    late: list[tuple[str, int, str]] = []
+
+    async def play(session: aiohttp.ClientSession, player: dict[str, Any]) -> None:
+        lead = random.uniform(0.3, 3.0)
+        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds() - lead))
+        async with session.post(
+            f"{base}/api/games/{game_id}/rounds/1/plays",
+            json={"move": move},
+            headers={"Authorization": f"Bearer {player['token']}"},
+        ) as answer:
+            if answer.status == 200:
+                taken.append(player["name"])
+            else:
+                late.append((player["name"], answer.status, await answer.text()))
+
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as session:
+        jammers = [asyncio.create_task(jam(session)) for _ in range(50)]
+        await asyncio.gather(*(play(session, p) for p in players))
+        stop.set()
+        await asyncio.gather(*jammers)
+    return {"taken": taken, "late": late, "catch_ups": catch_ups}
+
+
+def _open(server: TirageServer) -> socket.socket:
+    connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    return connection
+
+
+def _response(connection: socket.socket) -> tuple[int, str]:
+    """The server's answer on a raw connection: its status and body."""
+    connection.settimeout(10)
+    answer = http.client.HTTPResponse(connection)
+    answer.begin()
+    return answer.status, answer.read().decode("utf-8", errors="replace")
+
+
+def _closed_by_server(connection: socket.socket, within: float) -> bool:
+    connection.settimeout(within)
+    try:
+        return connection.recv(1) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_slow_bodies_hold_no_thread_and_are_cut_off(server: TirageServer) -> None:
+    """Twenty connections trickling a body tied up every Flask thread: pages, joins, the director's controls and the
+    projector froze. Bodies are read in the event loop; one that does not arrive in time is refused (408)."""
+    slow = []
+    for _ in range(20):
+        connection = _open(server)
+        connection.sendall(
+            b"POST /join HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            b"Content-Length: 1000\r\n\r\ncode="
+        )
+        slow.append(connection)
+    for _ in range(3):  # a trickle that never completes in time
+        for connection in slow:
+            connection.sendall(b"A")
+        started = time.monotonic()
+        status, page = server.get("/join", timeout=5)
+        assert status == 200 and 'name="code"' in page and time.monotonic() - started < 5
+        time.sleep(0.5)
+    answers = []
+    for connection in slow:
+        answers.append(_response(connection))
+        connection.close()
+    assert all(status == 408 and "took too long to arrive" in body for status, body in answers), answers[:2]
+
+
+def test_a_body_over_its_limit_is_refused_before_it_is_read(server: TirageServer) -> None:
+    """Bodies were read whole before the 413 (five 200 MB bodies took the server from 457 MB to 1.7 GB)."""
+    before = _rss_mb(server)
+    answers = []
+    for _ in range(5):
+        connection = _open(server)
+        connection.sendall(
+            b"POST /api/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 209715200\r\n\r\n" + b"{" * 65536
+        )
+        answers.append(_response(connection))
+        connection.close()
+    assert all(status == 413 and "too large" in body for status, body in answers), answers
+    assert _rss_mb(server) - before < 50
+
+
+def test_idle_connections_are_closed_and_one_address_cannot_take_them_all(server: TirageServer) -> None:
+    """One client held ~20,000 connections and event streams; new phones were refused. A connection must send its
+    request head in time; one address may hold only so many connections and event streams."""
+    silent, half = _open(server), _open(server)
+    half.sendall(b"GET /join HT")
+    assert _closed_by_server(silent, within=6) and _closed_by_server(half, within=6)
+    # Connections per address (120 here): the ones past the cap are closed at once.
+    held = [_open(server) for _ in range(130)]
+    refused = sum(_closed_by_server(connection, within=1) for connection in held[-10:])
+    assert refused == 10
+    for connection in held:
+        connection.close()
+    assert server.get("/join")[0] == 200
+    # Event streams per address (30 here): the next one is told to wait, another address is not.
+    director = _director(server)
+    game = server.ok("POST", "/api/games", {}, director, 201)
+    streams = []
+    for _ in range(30):
+        connection = _open(server)
+        connection.sendall(f"GET /api/games/{game['id']}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert connection.recv(4096).startswith(b"HTTP/1.1 200"), "a stream under the cap"
+        streams.append(connection)
+    status, headers, body = server.request("GET", f"/api/games/{game['id']}/events?timeout=0")
+    assert status == 429 and "too many event streams" in body and int(headers["retry-after"]) > 0
+    status, _headers, _body = server.request(
+        "GET", f"/api/games/{game['id']}/events?timeout=0", headers={"X-Forwarded-For": "203.0.113.9"}
+    )
+    assert status == 200
+    for connection in streams:
+        connection.close()
+
+
+def _read_only(path: Path, on: bool) -> None:
+    """Make the file read-only for the server, or writable again: its mode, or for root (whom modes do not stop) the
+    file system's immutable flag."""
+    if os.geteuid() != 0:
+        path.chmod(0o400 if on else 0o600)
+        return
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"chattr, to make the database read-only for root: {done.stderr}"
+
+
+def test_a_read_only_database_says_so_and_rounds_close_once_it_is_writable_again(
+    server: TirageServer, en_rules: Ruleset, en_lexicon: Lexicon
+) -> None:
+    """With the database read-only, rounds stayed open past their deadline, /healthz said ok, and the server did not
+    recover when the permission was fixed. Health says the database takes no write; the server catches up alone."""
+    director = _director(server)
+    game = server.ok("POST", "/api/games", {"round_seconds": 12, "reveal_seconds": None}, director, 201)
+    state = server.ok("POST", f"/api/games/{game['id']}/start", token=director)
+    deadline = parse_time(state["deadline"])
+    server.stop()  # then started again on a read-only file: every connection it opens is read-only
+    database = server.instance / "tirage.sqlite"
+    _read_only(database, True)
+    try:
+        server.process = None
+        with server.log.open("ab") as log:
+            server.process = subprocess.Popen(
+                [*tirage_command(), "serve", "--port", str(server.port)],
+                cwd=server.tmp_dir,
+                env=server.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
+
+        def health() -> tuple[int, str] | None:
+            try:
+                return server.get("/healthz", timeout=2)
+            except OSError:
+                return None
+
+        status, body = wait_until(health, "the read-only server to answer", 30, server.output)
+        assert status == 503 and '"status":"failing"' in body.replace(" ", ""), body
+        wait_until(lambda: datetime.now(UTC) > closes_at(deadline) + timedelta(seconds=1), "the deadline", 30, str)
+        assert server.ok("GET", f"/api/games/{game['id']}")["round_status"] == "open"  # it could not close
+    finally:
+        _read_only(database, False)
+    server.wait_for(lambda: server.ok("GET", f"/api/games/{game['id']}")["status"] == "revealing", "the overdue close")
+    assert server.get("/healthz")[0] == 200

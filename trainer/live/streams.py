@@ -1,0 +1,241 @@
+"""``GET /api/games/<id>/events`` in the event loop: every open stream is a queue and a coroutine, not a thread.
+
+What a stream costs is bounded, so that no client can take what a round's plays need:
+
+* **Catch-up from memory.** A client that reconnects with ``Last-Event-ID`` (or asks from 0) gets what it
+  missed from the event hub's recent frames (:class:`~.hub.GameLog`) when they reach back that far;
+  otherwise from the database, in pages of :data:`CATCH_UP_PAGE` events, on threads of their own
+  (:data:`CATCH_UP_THREADS`), at most :data:`CATCH_UPS_PER_ADDRESS` at a time for one address (the others
+  wait their turn, holding no thread).
+* **Open streams per address and in all.** One address may hold :data:`STREAMS_PER_ADDRESS` streams (a club
+  behind one Wi-Fi router is one address), the process :func:`stream_limit` in all, so file descriptors
+  remain for pages and plays; past either, a 429 or 503 with Retry-After.
+* **Time.** A stream ends after its ``timeout`` (the client reconnects); a heartbeat every 15 s keeps proxies
+  from cutting it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import resource
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from flask import Flask
+
+from ..core.database import DATABASE_DOWN, database_error_summary
+from ..core.errors import Refused
+from ..games.cache import UNVERSIONED_KINDS
+from ..games.events import events_after, game_exists
+from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
+from ..http.headers import header_pairs
+from ..http.ids import MAX_ID
+from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
+from .asgi_tools import Receive, Scope, Send, Workers
+from .hub import EventHub, Stream
+
+HEARTBEAT_SECONDS = 15.0
+CATCH_UP_LIMIT = 100_000  # events one catch-up sends at most
+CATCH_UP_PAGE = 500  # events read from the database, and sent, at a time
+CATCH_UP_THREADS = 2
+CATCH_UPS_PER_ADDRESS = 2  # catch-ups from the database one address runs at once
+STREAMS_PER_ADDRESS = 2_000
+FILES_KEPT_FREE = 2_000  # file descriptors no stream may take: pages, plays, the database, logs
+STREAMS_AT_LEAST = 1_000
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Turn:
+    """One address's catch-ups from the database: how many may run at once, and how many want to."""
+
+    running: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CATCH_UPS_PER_ADDRESS))
+    wanting: int = 0
+
+
+def stream_limit() -> int:
+    """Open streams a process allows in all: what its open-files limit leaves past :data:`FILES_KEPT_FREE`."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 1_000_000
+    return max(STREAMS_AT_LEAST, soft - FILES_KEPT_FREE)
+
+
+class EventStreams:
+    """The event streams of one web process."""
+
+    def __init__(self, app: Flask, hub: EventHub) -> None:
+        self.flask = app
+        self.hub = hub
+        self.https = bool(app.config.get("TIRAGE_HTTPS"))
+        self.heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
+        self.per_address = int(app.config.get("TIRAGE_STREAMS_PER_ADDRESS") or STREAMS_PER_ADDRESS)
+        self.in_all = int(app.config.get("TIRAGE_STREAMS") or stream_limit())
+        self.catch_ups = Workers("catch-up", CATCH_UP_THREADS)
+        self.open_by_address: Counter[str] = Counter()
+        self._turns: dict[str, _Turn] = {}
+        self._deadlines: dict[Stream, float] = {}
+        self._games: set[int] = set()  # games known to exist (games are never deleted)
+        self._heartbeat_task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._heartbeat_task = asyncio.create_task(self._heartbeats(), name="sse-heartbeats")
+
+    def stop(self) -> None:
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+
+    def open_streams(self) -> int:
+        return sum(self.open_by_address.values())
+
+    async def serve(self, game_id: int, scope: Scope, receive: Receive, send: Send) -> None:
+        address = _address(scope)
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        query = {key: values[-1] for key, values in parse_qs(scope["query_string"].decode("latin-1")).items()}
+        try:
+            if game_id > MAX_ID or not await self._exists(game_id):
+                raise Refused("no_game", f"no game has the id {game_id}")
+            after = resume_from(headers.get("last-event-id"), query.get("last_event_id"))
+            timeout = seconds_arg("timeout", query.get("timeout"))
+            quiet = quiet_arg(query.get("quiet"))
+        except Refused as error:
+            await _json_answer(send, status_of(error), str(error), self.https)
+            return
+        except DATABASE_DOWN as error:
+            log.warning(
+                "database unavailable for an event stream of game %s: %s", game_id, database_error_summary(error)
+            )
+            await _json_answer(send, 503, DATABASE_UNAVAILABLE, self.https, retry=True)
+            return
+        if self.open_by_address[address] >= self.per_address:
+            await _json_answer(send, 429, "too many event streams are open from your network", self.https, retry=True)
+            return
+        if self.open_streams() >= self.in_all:
+            await _json_answer(send, 503, "the server holds as many event streams as it can", self.https, retry=True)
+            return
+        self.open_by_address[address] += 1
+        stream = self.hub.subscribe(game_id, quiet)  # before the catch-up read, so nothing falls between
+        self._deadlines[stream] = asyncio.get_running_loop().time() + timeout
+        watcher = asyncio.create_task(_watch_disconnect(receive, stream.close))
+        try:
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [
+                        (b"content-type", b"text/event-stream; charset=utf-8"),
+                        *header_pairs(HEADERS, self.https),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode(), "more_body": True})
+            try:
+                sent = await self._catch_up(game_id, after, quiet, address, send)
+            except DATABASE_DOWN as error:  # the stream ends; the browser reconnects with what it has
+                log.warning("event stream catch-up of game %s waits for the database: %s", game_id,
+                            database_error_summary(error))  # fmt: skip
+                timeout, sent = 0, set()
+            if timeout > 0:
+                while (item := await stream.queue.get()) is not None:
+                    event_id, data = item
+                    if event_id and (event_id <= after or event_id in sent):
+                        continue  # already sent by the catch-up
+                    await send({"type": "http.response.body", "body": data, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the client went away while we wrote
+        finally:
+            watcher.cancel()
+            self.hub.unsubscribe(stream)
+            self._deadlines.pop(stream, None)
+            self.open_by_address[address] -= 1
+            if self.open_by_address[address] <= 0:
+                del self.open_by_address[address]
+
+    async def _catch_up(self, game_id: int, after: int, quiet: bool, address: str, send: Send) -> set[int]:
+        """Send what the client missed; the ids sent from the database (the stream's queue may hold them too)."""
+        # Taken at once, as the stream subscribed: the frames here and those queued for it never overlap.
+        recent = self.hub.recent(game_id, after, quiet)
+        async with self._turn(address):
+            if recent is not None:
+                for start in range(0, min(len(recent), CATCH_UP_LIMIT), CATCH_UP_PAGE):
+                    body = b"".join(recent[start : start + CATCH_UP_PAGE])
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                return set()
+            return await self._catch_up_from_database(game_id, after, quiet, send)
+
+    async def _catch_up_from_database(self, game_id: int, after: int, quiet: bool, send: Send) -> set[int]:
+        """From the database, a page at a time; the ids sent (the stream's queue may hold some of them too)."""
+        sent: set[int] = set()
+        while len(sent) < CATCH_UP_LIMIT:
+            page = await self.catch_ups.run(events_after, self.flask, game_id, after, quiet, CATCH_UP_PAGE)
+            for shown in page:  # the client will know of these: reads of this process must too
+                if shown["kind"] not in UNVERSIONED_KINDS:
+                    self.hub.note_version(game_id, shown["id"])
+                sent.add(shown["id"])
+            if page:
+                after = page[-1]["id"]
+                body = "".join(frame(shown) for shown in page).encode()
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+            if len(page) < CATCH_UP_PAGE:
+                break
+        return sent
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, address: str) -> AsyncIterator[None]:
+        """Wait until this address runs fewer than :data:`CATCH_UPS_PER_ADDRESS` catch-ups from the database."""
+        turn = self._turns.setdefault(address, _Turn())
+        turn.wanting += 1
+        try:
+            async with turn.running:
+                yield
+        finally:
+            turn.wanting -= 1
+            if not turn.wanting:
+                del self._turns[address]
+
+    async def _exists(self, game_id: int) -> bool:
+        if game_id not in self._games and await self.catch_ups.run(game_exists, self.flask, game_id):
+            self._games.add(game_id)
+        return game_id in self._games
+
+    async def _heartbeats(self) -> None:
+        """A comment on every stream every ``heartbeat`` seconds (proxies keep the connection); end streams
+        whose time is up (clients reconnect with Last-Event-ID)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            now = loop.time()
+            for streams in list(self.hub.streams.values()):
+                for stream in list(streams):
+                    if self._deadlines.get(stream, now + 1) <= now:
+                        stream.close()
+                    else:
+                        stream.offer(0, b": heartbeat\n\n")
+
+
+def _address(scope: Scope) -> str:
+    """The client's address (uvicorn has put the proxy's client address there when it trusts the proxy)."""
+    client: Any = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None]) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    on_disconnect()
+
+
+async def _json_answer(send: Send, status: int, message: str, https: bool, retry: bool = False) -> None:
+    body = json.dumps({"error": message}).encode()
+    headers = {"Content-Type": "application/json", "Content-Length": str(len(body))}
+    if retry:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    await send({"type": "http.response.start", "status": status, "headers": header_pairs(headers, https)})
+    await send({"type": "http.response.body", "body": body})
