@@ -14,6 +14,7 @@ import io
 import os
 import random
 import re
+import signal
 import socket
 import sqlite3
 import stat
@@ -39,6 +40,8 @@ from trainer.core.database import db
 from trainer.duplicate.rounds import closes_at
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset
+from trainer.http.addresses import client_network
+from trainer.live.streams import Pace
 
 PASSWORD = "password123"
 
@@ -250,23 +253,40 @@ def test_a_damaged_word_graph_cache_is_built_again(tmp_path: Path) -> None:
     assert LexiconStore(tmp_path / "data").load("club") and not LexiconStore(tmp_path / "data").rebuilt
 
 
+def test_per_address_limits_count_an_ipv6_host_by_its_network() -> None:
+    """An IPv6 host owns a /64 and may take any address in it: counted by full address, a client could give each
+    connection or catch-up a fresh budget. Every per-address limit counts the /64; IPv4 addresses stay themselves."""
+    assert client_network("2001:db8:1:2::7") == client_network("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert client_network("2001:db8:1:3::7") != client_network("2001:db8:1:2::7")
+    assert client_network("192.0.2.7") == client_network("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_network(None) == "unknown" and client_network("testclient") == "testclient"
+
+
+def test_catch_up_bytes_are_paced_per_address() -> None:
+    """A burst of twice the rate at once, then the rate: sending 3 s worth at once waits 1 s, and a bucket
+    left alone fills up again."""
+    pace = Pace.full(1_000, now=0.0)
+    assert pace.wait_for(2_000, now=0.0) == 0.0  # the burst
+    assert pace.wait_for(1_000, now=0.0) == pytest.approx(1.0)
+    assert pace.wait_for(500, now=1.5) == pytest.approx(0.0)  # 1.5 s refilled 1,500 of the 1,500 owed and spent
+    assert not pace.idle_full(now=2.0) and pace.idle_full(now=3.5)
+
+
 # ---------------------------------------------------------------- a real server
 
 
-@pytest.fixture
-def server(
-    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon
-) -> Iterator[TirageServer]:
+def _serve(tmp_path: Path, cache: Path, **limits: str) -> Iterator[TirageServer]:
     """``tirage serve`` with small limits, so that each attack reaches them in a test's time."""
     running = TirageServer(
         tmp_path,
-        lexicon_store.cache_dir,
+        cache,
         env_extra={
             "TIRAGE_BODY_SECONDS": "3",
             "TIRAGE_HEAD_SECONDS": "2",
             "TIRAGE_CONNECTIONS_PER_ADDRESS": "120",
             "TIRAGE_STREAMS_PER_ADDRESS": "30",
             "REDIS_URL": None,
+            **limits,
         },
     )
     running.create_director("dana", PASSWORD)
@@ -275,6 +295,13 @@ def server(
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def server(
+    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon
+) -> Iterator[TirageServer]:
+    yield from _serve(tmp_path, lexicon_store.cache_dir)
 
 
 def _director(server: TirageServer) -> str:
@@ -325,6 +352,74 @@ def test_a_jammed_event_log_never_makes_a_play_sent_before_the_deadline_late(
     results = {r["player_id"]: r for r in server.ok("GET", f"/api/games/{game['id']}/rounds/1")["results"]}
     for player in players:
         assert results[player["player_id"]]["move"] == top, player["name"]
+
+
+def test_one_address_reconnecting_in_a_loop_gets_the_log_at_its_pace_and_no_faster(
+    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, fr_lexicon: Lexicon
+) -> None:
+    """Attackers looping on the catch-up from 0 got 1,241 whole logs a second (17 GB in 25 s) while the process
+    spent itself sending them. One address's catch-ups now share a byte budget (here 200 KB/s after a 400 KB
+    burst): over the loop they get no more than it allows, and a catch-up still brings the whole log."""
+    rate = 200_000
+    for running in _serve(tmp_path, lexicon_store.cache_dir, TIRAGE_CATCH_UP_BYTES_PER_SECOND=str(rate)):
+        game = running.ok("POST", "/api/games", {"round_seconds": 60, "seed": 4242}, _director(running), 201)
+        _inflate_event_log(running, game["id"], 5_000)
+        with ThreadPoolExecutor(1) as thread:
+            got, seconds, last = thread.submit(asyncio.run, _loop_on_catch_ups(running.base_url, game["id"])).result()
+        assert got <= 2 * rate + rate * seconds + 100 * 1024, (got, seconds)  # a page of slack
+        assert got > 2 * rate  # the loop did ask for more than the burst
+        assert last.count("event: joined") == 5_000, "the last catch-up is the whole log"
+
+
+async def _loop_on_catch_ups(base: str, game_id: int) -> tuple[int, float, str]:
+    """Ten clients of one address loop on catch-ups from 0 for 3 s; the bytes they got, over how long, and a
+    last catch-up once they stopped."""
+    path = f"{base}/api/games/{game_id}/events?last_event_id=0&timeout=0"
+    got = 0
+    started = time.monotonic()
+    stop_at = started + 3.0
+
+    async def loop(session: aiohttp.ClientSession) -> None:
+        nonlocal got
+        while time.monotonic() < stop_at:
+            async with session.get(path) as answer:
+                async for chunk in answer.content.iter_any():
+                    got += len(chunk)
+                    if time.monotonic() >= stop_at:
+                        return
+
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=120)) as session:
+        await asyncio.gather(*(loop(session) for _ in range(10)))
+        seconds = time.monotonic() - started
+        async with session.get(path) as answer:
+            last = await answer.text()
+    return got, seconds, last
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            found |= {int(child), *_descendants(int(child))}
+    return found
+
+
+def test_rounds_open_in_a_worker_process_that_ends_with_the_server(server: TirageServer) -> None:
+    """A two-blank opening held the serving process 0.5-1.1 s (no play of any game answered meanwhile): the engine's
+    work runs in a worker process of its own. Stopped as a service manager stops it, the server takes its worker
+    along: after an attack run, an orphaned worker had outlived it."""
+    director = _director(server)
+    game = server.ok("POST", "/api/games", {"round_seconds": 60, "seed": 4242}, director, 201)
+    server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Ann"}, status=201)
+    assert server.ok("POST", f"/api/games/{game['id']}/start", token=director)["round"] == 1
+    assert server.process is not None
+    workers = _descendants(server.process.pid)
+    assert workers, "the opening ran in a worker process"
+    server.stop()
+    # Ended by SIGTERM after a clean shutdown (uvicorn raises the signal again once done), not killed.
+    assert server.process.returncode in (0, -signal.SIGTERM), server.output()
+    assert "Application shutdown complete" in server.output()
+    wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers), "the worker to end", 10, str)
 
 
 async def _jam_and_play(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -14,6 +16,7 @@ from trainer.core import accounts
 from trainer.core.database import db
 from trainer.core.errors import Refused
 from trainer.core.lexicons import lexicon_store
+from trainer.duplicate import rounds
 from trainer.duplicate.draw import reliquat_after
 from trainer.duplicate.rounds import SETTLE
 from trainer.engine.board import Board
@@ -21,6 +24,8 @@ from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move, parse_move
 from trainer.engine.rules import ruleset
 from trainer.games import scheduler, service
+from trainer.games.analyst import KEY as ANALYST_KEY
+from trainer.games.analyst import Analyst
 from trainer.games.models import Correction, Event, Game, Player, Result, Round, Submission
 from trainer.games.service import AcceptedPlay, PendingPlay
 from trainer.http.errors import status_of
@@ -251,11 +256,11 @@ def test_the_director_may_place_another_top_until_the_next_round(app: Flask) -> 
         with pytest.raises(Refused) as wrong:
             service.choose_top(game, 1, "8A NOPE", "ann")
         assert status_of(wrong.value) == 422
-        if len(tops) > 1:
-            service.choose_top(game, 1, tops[1], "ann")
-            board = Board(ruleset("en").layout, list(first.board_before))
-            board.place(parse_move(tops[1], board, "english").tiles)
-            assert db.session.get(Game, game_id).board == "".join(board.cells)  # type: ignore[union-attr]
+        assert len(tops) > 1, "seed 7's first rack has several tops"
+        service.choose_top(game, 1, tops[1], "ann")
+        board = Board(ruleset("en").layout, list(first.board_before))
+        board.place(parse_move(tops[1], board, "english").tiles)
+        assert db.session.get(Game, game_id).board == "".join(board.cells)  # type: ignore[union-attr]
         service.next_round(game_id, 1, "test", service.utcnow())
         with pytest.raises(Refused):
             service.choose_top(game, 1, tops[0], "ann")
@@ -328,3 +333,73 @@ def test_a_round_closes_once_its_deadline_has_settled_and_counts_every_play_that
         assert service.close_round(game_id, 1, "scheduler", deadline + SETTLE)
         results = {r.player_id: r for r in db.session.execute(select(Result)).scalars()}
         assert results[bob_id].move == move and results[bob_id].score == score and cy_id not in results
+
+
+def test_under_the_server_a_rounds_opening_runs_in_a_worker_process(app: Flask) -> None:
+    """Finding every play of a two-blank rack held the serving process's interpreter for 0.5-1.1 s, while no play of
+    any other game was answered. Under ``tirage serve`` that work runs in a worker process, and gives the same round."""
+    worker = Analyst(Path(app.instance_path))
+    app.extensions[ANALYST_KEY] = worker
+    try:
+        game_id, _players = _game(app, seed=2027)
+        with app.app_context():
+            game = db.session.get(Game, game_id)
+            assert game is not None
+            first = _round(game_id, 1)
+            in_place = rounds.next_round(service.setup_of(game), [], first.board_before)
+            assert isinstance(in_place, rounds.OpenedRound)
+            assert (first.rack, first.tops) == (in_place.draw.rack, in_place.tops("english"))
+            assert first.legal_scores == [list(pair) for pair in in_place.analysis.score_counts]
+        assert worker.opened == 1 and worker.worker_pid() != os.getpid()
+    finally:
+        worker.stop()
+
+
+class _DirectorChoosesMeanwhile:
+    """Works the next round out in place, while the director places another top at that very moment (through
+    the real service, in a thread of its own, as a second request would)."""
+
+    def __init__(self, app: Flask, game_id: int, other_top: str) -> None:
+        self.app, self.game_id, self.other_top = app, game_id, other_top
+        self.boards: list[str] = []
+
+    def next_round(self, spec: object, played: list[rounds.PlayedRound], board: str) -> object:
+        self.boards.append(board)
+        if len(self.boards) == 1:
+            thread = threading.Thread(target=self._choose)
+            thread.start()
+            thread.join()
+        with self.app.app_context():
+            game = db.session.get(Game, self.game_id)
+            assert game is not None
+            return rounds.next_round(service.setup_of(game), played, board)
+
+    def _choose(self) -> None:
+        with self.app.app_context():
+            game = db.session.get(Game, self.game_id)
+            assert game is not None
+            service.choose_top(game, 1, self.other_top, "ann")
+
+
+def test_a_next_round_worked_out_on_a_board_the_director_has_since_changed_is_worked_out_again(app: Flask) -> None:
+    """The engine works a round's opening out before anything is written (so no play waits on it); if the
+    director placed another top meanwhile, the round opens on the board as it now is, never on the old one."""
+    game_id, _ = _game(app)
+    with app.app_context():
+        first = _round(game_id, 1)
+        assert service.close_round(game_id, 1, "test", service.utcnow(), early=True)
+        tops = list(first.tops or [])
+        assert len(tops) > 1, "seed 7's first rack has several tops"
+        placed_first = db.session.get(Game, game_id).board  # type: ignore[union-attr]
+        meanwhile = _DirectorChoosesMeanwhile(app, game_id, tops[1])
+        app.extensions[ANALYST_KEY] = meanwhile
+        try:
+            assert service.next_round(game_id, 1, "test", service.utcnow())
+        finally:
+            del app.extensions[ANALYST_KEY]
+        db.session.expire_all()
+        second = _round(game_id, 2)
+        board = Board(ruleset("en").layout, list(first.board_before))
+        board.place(parse_move(tops[1], board, "english").tiles)
+        assert meanwhile.boards == [placed_first, "".join(board.cells)]
+        assert second.board_before == "".join(board.cells) and first.placed_move == tops[1]

@@ -69,7 +69,7 @@ def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, 
         "http": GuardedConnections,  # request heads in time, connections per address capped
     }
     if workers == 1:
-        app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
+        app = create_app({"TIRAGE_SCHEDULER": not no_scheduler, "TIRAGE_ANALYSIS_PROCESS": True})
         click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
         uvicorn.run(serving_app(app, threads), **options)
         return

@@ -1,4 +1,4 @@
-"""The parts of the load benchmarks (``bench/load.py``, and ``bench/plays.py`` for the server).
+"""The parts of the load benchmarks (``bench/load.py``; ``bench/plays.py`` and ``bench/attack.py`` use some).
 
 * ``stats``: percentiles, their spread, seconds written for people;
 * ``host``: the client machine's open-files limit and CPU clocks, the checkout's version;
@@ -13,5 +13,7 @@
 * ``joining``: the join phase; ``pages``: phones on the play page (``--phones pages``);
 * ``playing``: plans, plays and API reveal reads; ``rounds``: what each event sets going;
 * ``audit``: every accepted play in the round's results; ``figures``: the run's figures;
-* ``run``: ``LoadRun``, the run from start to end; ``report``: progress lines, the table, the JSON.
+* ``run``: ``LoadRun``, the run from start to end; ``report``: progress lines, the table, the JSON;
+* ``attackers``, ``siege``, ``siege_table``: ``bench/attack.py``'s attack traffic (a process of its own), its
+  honest players and director, and its figures.
 """

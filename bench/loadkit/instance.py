@@ -37,7 +37,7 @@ def prepare_instance(
     cache = instance / "cache"
     cache.mkdir(parents=True)
     if lexicon_cache.is_dir():
-        for graph in [*lexicon_cache.glob("*.dawg"), *lexicon_cache.glob("*.gaddag")]:
+        for graph in [*lexicon_cache.glob("*.dawg*"), *lexicon_cache.glob("*.gaddag*")]:  # with their checksums
             shutil.copy2(graph, cache / graph.name)
     env = server_env(instance, database_url, redis_url)
     before = {p.name for p in cache.iterdir()}

@@ -14,9 +14,10 @@ from . import models as models  # registers the tables before the migrations run
 
 
 def init_app(app: Flask) -> None:
-    """Watch commits for game events (to wake event streams) and start the round scheduler in this process
-    when ``TIRAGE_SCHEDULER`` is set."""
-    from . import notify, scheduler
+    """A worker process for rounds' openings when ``TIRAGE_ANALYSIS_PROCESS`` is set, the watch on commits that
+    wakes event streams, and the round scheduler in this process when ``TIRAGE_SCHEDULER`` is set."""
+    from . import analyst, notify, scheduler
 
+    analyst.init_app(app)
     notify.init_app(app)
     scheduler.init_app(app, start=bool(app.config.get("TIRAGE_SCHEDULER")))

@@ -42,14 +42,28 @@ from ..duplicate.modes import mode
 from ..duplicate.results import Correction as CorrectionRecord
 from ..duplicate.results import GameResults, RoundRecord, SoloRule
 from ..duplicate.results import Submission as SubmissionRecord
-from ..duplicate.rounds import GameEnd, GameState, GameStatus, PlayedRound, Position, RoundClock, RoundStatus, Setup
+from ..duplicate.rounds import (
+    GameEnd,
+    GameState,
+    GameStatus,
+    OpenedRound,
+    PlayedRound,
+    Position,
+    RoundClock,
+    RoundStatus,
+    Setup,
+)
 from ..engine.board import Board
 from ..engine.errors import EngineError
 from ..engine.rules import Notation, ruleset
+from . import analyst
+from .analyst import SetupSpec
 from .models import Correction, Event, Game, Player, Result, Round, Submission
 
 # Called as planner(kind, game_id, round_number, when) after a transition sets a new deadline, so
 # an in-process scheduler can fire on time; the scheduler's sweep catches anything it misses.
+OPENING_ATTEMPTS = 3  # a round's opening worked out again when the director chose another top meanwhile
+
 Planner = Callable[[str, int, int, datetime], None]
 PLANNER_KEY = "tirage.planner"
 # Key in Session.info: games whose events this transaction wrote with plain INSERTs (trainer.games.notify
@@ -97,17 +111,14 @@ def mode_of(game: Game) -> Mode:
     return mode(game.mode)
 
 
+def spec_of(game: Game) -> SetupSpec:
+    """The game's setup by name (what a worker process needs to open its rounds)."""
+    return SetupSpec(game.rules, game.lexicon, notation_of(game), game.draw_rule, game.seed, game.max_rounds, game.mode)
+
+
 def setup_of(game: Game) -> Setup:
     """What the game's draws and judging depend on (its lexicon loaded from the application's store)."""
-    return Setup(
-        rules=ruleset(game.rules),
-        lexicon=lexicon_store().load(game.lexicon),
-        notation=notation_of(game),
-        draw_rule=declared.draw_rule(game.draw_rule),
-        seed=game.seed,
-        max_rounds=game.max_rounds,
-        mode=mode_of(game),
-    )
+    return spec_of(game).setup(lexicon_store())
 
 
 def clock_of(round_: Round | None) -> RoundClock | None:
@@ -210,10 +221,25 @@ def _finish(game: Game, reason: str, author: str, now: datetime) -> None:
     log(game.id, "finished", {"reason": reason, "rounds": len(game.rounds)}, author, now)
 
 
-def _open_round(game: Game, author: str, now: datetime) -> Round | None:
-    """Draw and open the next round, or finish the game when the rules say it is over."""
-    setup = setup_of(game)
-    opened = rounds.next_round(setup, _played(game), game.board)
+@dataclass(frozen=True)
+class _Opening:
+    """A round's opening worked out from the game as it was read: applied only if the game is still so."""
+
+    spec: SetupSpec
+    board: str
+    opened: OpenedRound | GameEnd
+
+
+def _work_out_opening(game: Game) -> _Opening:
+    """The engine's work for the next round (in its own process under the server), done before any write: a
+    write takes the database's write lock, and no play could be stored while the engine works."""
+    spec, board = spec_of(game), game.board
+    return _Opening(spec, board, analyst.next_round(spec, _played(game), board))
+
+
+def _open_round(game: Game, opening: _Opening, author: str, now: datetime) -> Round | None:
+    """Open the worked-out round, or finish the game when the rules say it is over."""
+    opened = opening.opened
     if isinstance(opened, GameEnd):
         _finish(game, opened.reason.value, author, now)
         return None
@@ -230,9 +256,9 @@ def _open_round(game: Game, author: str, now: datetime) -> Round | None:
         started_at=now,
         deadline=deadline,
         top_score=opened.analysis.top_score,
-        tops=opened.tops(setup.notation),
+        tops=opened.tops(notation_of(game)),
         legal_scores=[[score, count] for score, count in opened.analysis.score_counts],
-        best_plays=opened.best_plays(setup.notation),
+        best_plays=opened.best_plays(notation_of(game)),
     )
     db.session.add(round_)
     game.round_number = opened.number
@@ -251,12 +277,14 @@ def _open_round(game: Game, author: str, now: datetime) -> Round | None:
 def start_game(game: Game, author: str, now: datetime | None = None) -> Round | None:
     now = now or utcnow()
     _rule(lambda: rounds.check_start(state_of(game)))
+    opening = _work_out_opening(game)  # a game's settings never change, so this opening stays right
+    db.session.rollback()  # nothing held while the engine worked
     if not _guarded(
         update(Game).where(Game.id == game.id, Game.status == GameStatus.LOBBY).values(status=GameStatus.STARTING)
     ):
         raise Refused("already_started", "the game has already started")
     db.session.refresh(game)
-    round_ = _open_round(game, author, now)
+    round_ = _open_round(game, opening, author, now)
     db.session.commit()
     if round_ is not None and round_.deadline is not None:
         _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))
@@ -535,20 +563,32 @@ def next_round(game_id: int, number: int, author: str, now: datetime | None = No
     """Start the round after ``number`` if the game is still revealing ``number``; returns whether
     this call did (idempotent, like :func:`close_round`)."""
     now = now or utcnow()
-    if not _guarded(
-        update(Game)
-        .where(Game.id == game_id, Game.status == GameStatus.REVEALING, Game.round_number == number)
-        .values(status=GameStatus.STARTING)
-    ):
-        return False
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    db.session.refresh(game)
-    round_ = _open_round(game, author, now)
-    db.session.commit()
-    if round_ is not None and round_.deadline is not None:
-        _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))
-    return True
+    for _attempt in range(OPENING_ATTEMPTS):
+        game = db.session.get(Game, game_id)
+        if game is None or game.status != GameStatus.REVEALING or game.round_number != number:
+            db.session.rollback()
+            return False
+        db.session.refresh(game)
+        opening = _work_out_opening(game)
+        db.session.rollback()
+        # Applied only on the board it was worked out on: the director may have chosen another top meanwhile.
+        if _guarded(
+            update(Game)
+            .where(
+                Game.id == game_id,
+                Game.status == GameStatus.REVEALING,
+                Game.round_number == number,
+                Game.board == opening.board,
+            )
+            .values(status=GameStatus.STARTING)
+        ):
+            db.session.refresh(game)
+            round_ = _open_round(game, opening, author, now)
+            db.session.commit()
+            if round_ is not None and round_.deadline is not None:
+                _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))
+            return True
+    return False
 
 
 def close_now(game: Game, author: str, now: datetime | None = None) -> None:

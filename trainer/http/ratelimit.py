@@ -41,6 +41,7 @@ from limits import RateLimitItem
 from limits import parse as parse_limit
 
 from . import limit_storage as limit_storage  # registers tirage-memory://
+from .addresses import client_network
 from .auth import bearer
 from .body import json_field
 from .negotiate import is_api_request, wants_json
@@ -105,9 +106,9 @@ def _everyone() -> str:
 
 
 def _address() -> str:
-    """The client's address. Behind a reverse proxy the server must pass the client's own (uvicorn
-    rewrites it from X-Forwarded-For for the proxies in --forwarded-allow-ips)."""
-    return get_remote_address() or "unknown"
+    """The client's address (its /64 network for IPv6). Behind a reverse proxy the server must pass the client's
+    own (uvicorn rewrites it from X-Forwarded-For for the proxies in --forwarded-allow-ips)."""
+    return client_network(get_remote_address())
 
 
 def _body_field(name: str) -> str:

@@ -24,6 +24,7 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from ..core.lexicons import lexicon_store
+from ..games import analyst
 from ..http.fragments import RoomRenderer
 from .asgi_tools import Receive, Scope, Send
 from .collector import Collector
@@ -99,6 +100,9 @@ class TirageASGI:
                 self.streams.stop()
                 await self.hub.stop()
                 await asyncio.to_thread(self.desk.stop)  # the plays waiting are written first
+                worker = self.flask.extensions.get(analyst.KEY)
+                if worker is not None:
+                    await asyncio.to_thread(worker.stop)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

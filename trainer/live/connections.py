@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from ..http.addresses import client_network
 from .asgi_tools import ARRIVED
 
 HEAD_SECONDS = 10.0
@@ -59,7 +60,7 @@ class GuardedConnections(HttpToolsProtocol):
         cls = type(self)
         if cls.limit is None or cls.head_seconds is None:
             cls.limit, cls.head_seconds = connections_per_address(), head_seconds()
-        self._address = self.client[0] if self.client else "unknown"
+        self._address = client_network(self.client[0] if self.client else None)
         self._head_timer: asyncio.TimerHandle | None = None
         cls.open_by_address[self._address] += 1
         if cls.open_by_address[self._address] > cls.limit:

@@ -6,7 +6,9 @@ What a stream costs is bounded, so that no client can take what a round's plays 
   missed from the event hub's recent frames (:class:`~.hub.GameLog`) when they reach back that far;
   otherwise from the database, in pages of :data:`CATCH_UP_PAGE` events, on threads of their own
   (:data:`CATCH_UP_THREADS`), at most :data:`CATCH_UPS_PER_ADDRESS` at a time for one address (the others
-  wait their turn, holding no thread).
+  wait their turn, holding no thread), and one address's catch-ups together send at most
+  :data:`CATCH_UP_BYTES_PER_SECOND` after a burst of twice that (:class:`Pace`): a client reconnecting in a
+  loop from 0 cannot keep the process busy sending a long log (the live events themselves are never slowed).
 * **Open streams per address and in all.** One address may hold :data:`STREAMS_PER_ADDRESS` streams (a club
   behind one Wi-Fi router is one address), the process :func:`stream_limit` in all, so file descriptors
   remain for pages and plays; past either, a 429 or 503 with Retry-After.
@@ -33,6 +35,7 @@ from ..core.database import DATABASE_DOWN, database_error_summary
 from ..core.errors import Refused
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.events import events_after, game_exists
+from ..http.addresses import client_network
 from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
 from ..http.ids import MAX_ID
@@ -45,6 +48,7 @@ CATCH_UP_LIMIT = 100_000  # events one catch-up sends at most
 CATCH_UP_PAGE = 500  # events read from the database, and sent, at a time
 CATCH_UP_THREADS = 2
 CATCH_UPS_PER_ADDRESS = 2  # catch-ups from the database one address runs at once
+CATCH_UP_BYTES_PER_SECOND = 16_000_000  # per address: 1,000 phones catching up on a 16 KB log take a second
 STREAMS_PER_ADDRESS = 2_000
 FILES_KEPT_FREE = 2_000  # file descriptors no stream may take: pages, plays, the database, logs
 STREAMS_AT_LEAST = 1_000
@@ -57,6 +61,39 @@ class _Turn:
 
     running: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CATCH_UPS_PER_ADDRESS))
     wanting: int = 0
+
+
+@dataclass
+class Pace:
+    """A token bucket of bytes: ``burst`` at once, then ``rate`` a second."""
+
+    rate: float
+    burst: float
+    tokens: float
+    stamp: float
+
+    @classmethod
+    def full(cls, rate: float, now: float) -> Pace:
+        return cls(rate, 2 * rate, 2 * rate, now)
+
+    def wait_for(self, size: int, now: float) -> float:
+        """Take ``size`` bytes at ``now``; the seconds to wait before sending them (0 within the budget)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate) - size
+        self.stamp = now
+        return max(0.0, -self.tokens / self.rate)
+
+    def idle_full(self, now: float) -> bool:
+        """Whether the bucket has refilled (and may be forgotten)."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+@dataclass(frozen=True)
+class _Client:
+    """Whom a catch-up is sent to: their address (for its budget), the ASGI ``send``, whether they went away."""
+
+    address: str
+    send: Send
+    gone: asyncio.Event
 
 
 def stream_limit() -> int:
@@ -78,6 +115,8 @@ class EventStreams:
         self.per_address = int(app.config.get("TIRAGE_STREAMS_PER_ADDRESS") or STREAMS_PER_ADDRESS)
         self.in_all = int(app.config.get("TIRAGE_STREAMS") or stream_limit())
         self.catch_ups = Workers("catch-up", CATCH_UP_THREADS)
+        self.catch_up_rate = float(app.config.get("TIRAGE_CATCH_UP_BYTES_PER_SECOND") or CATCH_UP_BYTES_PER_SECOND)
+        self._paces: dict[str, Pace] = {}
         self.open_by_address: Counter[str] = Counter()
         self._turns: dict[str, _Turn] = {}
         self._deadlines: dict[Stream, float] = {}
@@ -122,7 +161,13 @@ class EventStreams:
         self.open_by_address[address] += 1
         stream = self.hub.subscribe(game_id, quiet)  # before the catch-up read, so nothing falls between
         self._deadlines[stream] = asyncio.get_running_loop().time() + timeout
-        watcher = asyncio.create_task(_watch_disconnect(receive, stream.close))
+        gone = asyncio.Event()  # the client went away: its catch-up stops (uvicorn drops what is sent after)
+
+        def went_away() -> None:
+            gone.set()
+            stream.close()
+
+        watcher = asyncio.create_task(_watch_disconnect(receive, went_away))
         try:
             await send(
                 {
@@ -136,7 +181,7 @@ class EventStreams:
             )
             await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode(), "more_body": True})
             try:
-                sent = await self._catch_up(game_id, after, quiet, address, send)
+                sent = await self._catch_up(game_id, after, quiet, _Client(address, send, gone))
             except DATABASE_DOWN as error:  # the stream ends; the browser reconnects with what it has
                 log.warning("event stream catch-up of game %s waits for the database: %s", game_id,
                             database_error_summary(error))  # fmt: skip
@@ -158,19 +203,19 @@ class EventStreams:
             if self.open_by_address[address] <= 0:
                 del self.open_by_address[address]
 
-    async def _catch_up(self, game_id: int, after: int, quiet: bool, address: str, send: Send) -> set[int]:
+    async def _catch_up(self, game_id: int, after: int, quiet: bool, client: _Client) -> set[int]:
         """Send what the client missed; the ids sent from the database (the stream's queue may hold them too)."""
         # Taken at once, as the stream subscribed: the frames here and those queued for it never overlap.
         recent = self.hub.recent(game_id, after, quiet)
-        async with self._turn(address):
+        async with self._turn(client.address):
             if recent is not None:
                 for start in range(0, min(len(recent), CATCH_UP_LIMIT), CATCH_UP_PAGE):
-                    body = b"".join(recent[start : start + CATCH_UP_PAGE])
-                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                    if not await self._paced(client, b"".join(recent[start : start + CATCH_UP_PAGE])):
+                        break
                 return set()
-            return await self._catch_up_from_database(game_id, after, quiet, send)
+            return await self._catch_up_from_database(game_id, after, quiet, client)
 
-    async def _catch_up_from_database(self, game_id: int, after: int, quiet: bool, send: Send) -> set[int]:
+    async def _catch_up_from_database(self, game_id: int, after: int, quiet: bool, client: _Client) -> set[int]:
         """From the database, a page at a time; the ids sent (the stream's queue may hold some of them too)."""
         sent: set[int] = set()
         while len(sent) < CATCH_UP_LIMIT:
@@ -181,11 +226,28 @@ class EventStreams:
                 sent.add(shown["id"])
             if page:
                 after = page[-1]["id"]
-                body = "".join(frame(shown) for shown in page).encode()
-                await send({"type": "http.response.body", "body": body, "more_body": True})
+                if not await self._paced(client, "".join(frame(shown) for shown in page).encode()):
+                    break
             if len(page) < CATCH_UP_PAGE:
                 break
         return sent
+
+    async def _paced(self, client: _Client, body: bytes) -> bool:
+        """Send a page of catch-up once the address's byte budget allows it; False if the client went away first
+        (its bytes go back to the budget)."""
+        now = asyncio.get_running_loop().time()
+        pace = self._paces.get(client.address)
+        if pace is None:
+            pace = self._paces[client.address] = Pace.full(self.catch_up_rate, now)
+        wait = pace.wait_for(len(body), now)
+        if wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(client.gone.wait(), wait)
+        if client.gone.is_set():
+            pace.tokens += len(body)
+            return False
+        await client.send({"type": "http.response.body", "body": body, "more_body": True})
+        return True
 
     @contextlib.asynccontextmanager
     async def _turn(self, address: str) -> AsyncIterator[None]:
@@ -212,6 +274,8 @@ class EventStreams:
         while True:
             await asyncio.sleep(self.heartbeat)
             now = loop.time()
+            for address in [address for address, pace in self._paces.items() if pace.idle_full(now)]:
+                del self._paces[address]
             for streams in list(self.hub.streams.values()):
                 for stream in list(streams):
                     if self._deadlines.get(stream, now + 1) <= now:
@@ -221,9 +285,10 @@ class EventStreams:
 
 
 def _address(scope: Scope) -> str:
-    """The client's address (uvicorn has put the proxy's client address there when it trusts the proxy)."""
+    """The client's address, its /64 for IPv6 (uvicorn has put the proxy's client address there when it trusts
+    the proxy)."""
     client: Any = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return client_network(str(client[0]) if client else None)
 
 
 async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None]) -> None:

@@ -1,0 +1,125 @@
+"""The engine work of a round's opening, in a process of its own.
+
+Opening a round finds every legal play of its rack (their scores rank the players' plays at the close).
+On a rack with two blanks that is 20,000-40,000 plays and 0.5-1.1 s of Python; in the serving process it
+holds the interpreter for that long, and no play of any other game is answered meanwhile. Under
+``tirage serve`` (``TIRAGE_ANALYSIS_PROCESS``) it runs in a worker process instead, which loads the same
+lexicons (memory-mapped, shared through the page cache) and hands back only what the round keeps: the
+draw, the tops, the best plays and the count of plays at each score. Elsewhere (tests, the command line,
+``tirage scheduler``, whose own process it is) the same function runs in place.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+from ..core.lexicons import lexicon_store
+from ..duplicate import rounds
+from ..duplicate import settings as declared
+from ..duplicate.modes import mode
+from ..duplicate.rounds import GameEnd, OpenedRound, PlayedRound, Setup
+from ..engine.lexicon import LexiconStore
+from ..engine.rules import Notation, ruleset
+
+KEY = "tirage.analyst"
+TIMEOUT_SECONDS = 120.0  # longer than any rack takes; a worker that hangs must not hold a round for ever
+
+
+@dataclass(frozen=True)
+class SetupSpec:
+    """A game's :class:`~trainer.duplicate.rounds.Setup` by name, as it travels to the worker (a lexicon does not)."""
+
+    rules: str
+    lexicon: str
+    notation: Notation
+    draw_rule: dict[str, Any]
+    seed: int
+    max_rounds: int | None
+    mode: str
+
+    def setup(self, store: LexiconStore) -> Setup:
+        return Setup(
+            rules=ruleset(self.rules),
+            lexicon=store.load(self.lexicon),
+            notation=self.notation,
+            draw_rule=declared.draw_rule(self.draw_rule),
+            seed=self.seed,
+            max_rounds=self.max_rounds,
+            mode=mode(self.mode),
+        )
+
+
+class Analyst:
+    """One worker process (started with its first round) that opens rounds for one application."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()  # one pool, whichever thread opens the first round
+        self._stopped = False
+        self.opened = 0
+
+    def next_round(self, spec: SetupSpec, played: list[PlayedRound], board: str) -> OpenedRound | GameEnd:
+        pool = self._running_pool()
+        if pool is None:  # the server is stopping: a round still due opens here
+            return rounds.next_round(spec.setup(lexicon_store()), played, board)
+        result: OpenedRound | GameEnd = pool.submit(_next_round, spec, played, board).result(TIMEOUT_SECONDS)
+        self.opened += 1
+        return result
+
+    def _running_pool(self) -> ProcessPoolExecutor | None:
+        with self._lock:
+            if self._pool is None and not self._stopped:
+                # Spawned, not forked: the server's threads and connections stay where they are.
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(1, context, _start_worker, (str(self.data_dir),))
+            return self._pool
+
+    def worker_pid(self) -> int:
+        """The worker's process id (for tests and an operator's curiosity)."""
+        pool = self._running_pool()
+        assert pool is not None
+        pid: int = pool.submit(os.getpid).result(TIMEOUT_SECONDS)
+        return pid
+
+    def stop(self) -> None:
+        """End the worker process, after the opening it is working on (an orphan would outlive the server)."""
+        with self._lock:
+            pool, self._pool, self._stopped = self._pool, None, True
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+_store: LexiconStore | None = None  # the worker's own lexicon store
+
+
+def _start_worker(data_dir: str) -> None:
+    global _store
+    _store = LexiconStore(Path(data_dir))
+
+
+def _next_round(spec: SetupSpec, played: list[PlayedRound], board: str) -> OpenedRound | GameEnd:
+    assert _store is not None
+    return rounds.next_round(spec.setup(_store), played, board)
+
+
+def init_app(app: Flask) -> None:
+    """An analyst for ``app`` when ``TIRAGE_ANALYSIS_PROCESS`` is set (``tirage serve`` sets it)."""
+    if app.config.get("TIRAGE_ANALYSIS_PROCESS"):
+        app.extensions[KEY] = Analyst(Path(app.instance_path))
+
+
+def next_round(spec: SetupSpec, played: list[PlayedRound], board: str) -> OpenedRound | GameEnd:
+    """The round after ``played``: in the application's worker process if it has one, else here."""
+    analyst: Analyst | None = current_app.extensions.get(KEY)
+    if analyst is None:
+        return rounds.next_round(spec.setup(lexicon_store()), played, board)
+    return analyst.next_round(spec, played, board)
