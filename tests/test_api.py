@@ -194,9 +194,14 @@ def parse_time(text: str) -> datetime:
 
 def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
     alice = api.token()
-    game = api.new_game(alice, rules="en", seed=2, max_rounds=2, reveal_seconds=None, solo_min_players=3)
+    game = api.new_game(alice, rules="en", seed=10**19 + 2, max_rounds=2, reveal_seconds=None, solo_min_players=3)
     gid, code = game["id"], game["join_code"]
-    assert (game["seed"], game["max_rounds"], game["reveal_seconds"], game["status"]) == (2, 2, None, "lobby")
+    assert (game["seed"], game["max_rounds"], game["reveal_seconds"], game["status"]) == (
+        str(10**19 + 2),
+        2,
+        None,
+        "lobby",
+    )
     assert (game["round_seconds"], game["solo_bonus"], game["notation"]) == (180, 10, "english")
     players = {name: api.join(code.lower(), name) for name in ("Ann", "Bob", "Cat", "Dan")}
     tokens = {name: p["token"] for name, p in players.items()}
@@ -427,7 +432,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
 
 def test_the_director_can_place_another_top_until_the_next_round(api: Api, en_rules: Ruleset) -> None:
     alice, bruno = api.token(), api.token("bruno")
-    game = api.new_game(alice, seed=0, reveal_seconds=None, max_rounds=3)
+    game = api.new_game(alice, seed=10**19 + 0, reveal_seconds=None, max_rounds=3)
     gid = game["id"]
     player = api.join(game["join_code"], "Ann")
     api.ok("POST", f"/api/games/{gid}/start", token=alice)
@@ -470,9 +475,9 @@ def test_tokens_and_who_may_do_what(api: Api) -> None:
     assert api.call("POST", "/api/games", {}, headers={"Authorization": f"Basic {alice}"})[0] == 401
     assert api.call("POST", "/api/games", {}, headers={"Authorization": f"bearer {alice}"})[0] == 201
 
-    game = api.new_game(alice, seed=5, reveal_seconds=None)
+    game = api.new_game(alice, seed=10**19 + 5, reveal_seconds=None)
     gid = game["id"]
-    other = api.new_game(bruno, seed=6)
+    other = api.new_game(bruno, seed=10**19 + 6)
     ann = api.join(game["join_code"], "Ann")
     zoe = api.join(other["join_code"], "Zoe")
     code, answer = api.call("POST", "/api/join", {"code": game["join_code"], "name": " Ann "})
@@ -516,7 +521,7 @@ def test_tokens_and_who_may_do_what(api: Api) -> None:
 
 def test_the_director_ends_a_game_and_the_round_in_play_counts(api: Api) -> None:
     alice = api.token()
-    game = api.new_game(alice, seed=8)
+    game = api.new_game(alice, seed=10**19 + 8)
     gid = game["id"]
     ann = api.join(game["join_code"], "Ann")
     api.ok("POST", f"/api/games/{gid}/start", token=alice)
@@ -540,7 +545,7 @@ def test_the_director_ends_a_game_and_the_round_in_play_counts(api: Api) -> None
 
 def test_round_results_are_hidden_until_the_round_closes(api: Api) -> None:
     alice = api.token()
-    game = api.new_game(alice, seed=3, reveal_seconds=None)
+    game = api.new_game(alice, seed=10**19 + 3, reveal_seconds=None)
     gid = game["id"]
     assert api.call("GET", f"/api/games/{gid}/rounds/1")[0] == 404  # not started
     api.ok("POST", f"/api/games/{gid}/start", token=alice)
@@ -562,7 +567,7 @@ def test_round_results_are_hidden_until_the_round_closes(api: Api) -> None:
 
 def test_pause_keeps_the_time_left_and_extend_adds_to_it(api: Api) -> None:
     alice = api.token()
-    gid = api.new_game(alice, seed=4, round_seconds=120)["id"]
+    gid = api.new_game(alice, seed=10**19 + 4, round_seconds=120)["id"]
     assert api.call("POST", f"/api/games/{gid}/pause", token=alice)[0] == 409  # nothing to pause in the lobby
     api.ok("POST", f"/api/games/{gid}/start", token=alice)
     paused = api.ok("POST", f"/api/games/{gid}/pause", token=alice)
@@ -592,7 +597,7 @@ def test_pause_keeps_the_time_left_and_extend_adds_to_it(api: Api) -> None:
 
 def test_the_reveal_pause_is_announced(api: Api) -> None:
     alice = api.token()
-    gid = api.new_game(alice, seed=4, reveal_seconds=45)["id"]
+    gid = api.new_game(alice, seed=10**19 + 4, reveal_seconds=45)["id"]
     api.ok("POST", f"/api/games/{gid}/start", token=alice)
     closed = api.ok("POST", f"/api/games/{gid}/close", token=alice)
     until = (parse_time(closed["next_round_at"]) - datetime.now(UTC)).total_seconds()
@@ -624,7 +629,7 @@ def sse(text: str) -> list[dict[str, Any]]:
 
 def test_events_stream_with_ids_and_resume(api: Api, app: Flask) -> None:
     alice = api.token()
-    game = api.new_game(alice, seed=3, reveal_seconds=None)
+    game = api.new_game(alice, seed=10**19 + 3, reveal_seconds=None)
     gid = game["id"]
     ann, bob = api.join(game["join_code"], "Ann"), api.join(game["join_code"], "Bob")
     state = api.ok("POST", f"/api/games/{gid}/start", token=alice)
@@ -745,7 +750,7 @@ def _junk_objects(operation: dict[str, Any]) -> list[dict[str, Any]]:
 def test_no_input_makes_a_500(api: Api) -> None:
     """Every documented operation, fed junk bodies, junk ids and every kind of token: JSON errors, never a 500."""
     alice = api.token()
-    game = api.new_game(alice, seed=1, reveal_seconds=None)
+    game = api.new_game(alice, seed=10**19 + 1, reveal_seconds=None)
     player = api.join(game["join_code"], "Ann")["token"]
     calls = 0
     for template, item in SPEC["paths"].items():

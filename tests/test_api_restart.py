@@ -44,7 +44,7 @@ def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
     game = server.ok(
         "POST",
         "/api/games",
-        {"seed": 11, "round_seconds": 10, "reveal_seconds": None, "max_rounds": 3},
+        {"seed": 10**19 + 11, "round_seconds": 10, "reveal_seconds": None, "max_rounds": 3},
         alice,
         status=201,
     )

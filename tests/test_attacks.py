@@ -9,6 +9,7 @@ holds now.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import io
 import os
@@ -19,6 +20,7 @@ import socket
 import sqlite3
 import stat
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -334,7 +336,9 @@ def test_a_jammed_event_log_never_makes_a_play_sent_before_the_deadline_late(
     has its own threads, catch-ups come from memory (or in pages, on threads of their own), and a round closes
     1.5 s after its deadline (docs/rules.md §6.6): every play that arrived before the deadline counts."""
     director = _director(server)
-    game = server.ok("POST", "/api/games", {"round_seconds": 14, "reveal_seconds": None, "seed": 4242}, director, 201)
+    game = server.ok(
+        "POST", "/api/games", {"round_seconds": 14, "reveal_seconds": None, "seed": 10**19 + 4242}, director, 201
+    )
     players = [
         server.ok("POST", "/api/join", {"code": game["join_code"], "name": f"P{n}"}, status=201) for n in range(40)
     ]
@@ -362,7 +366,7 @@ def test_one_address_reconnecting_in_a_loop_gets_the_log_at_its_pace_and_no_fast
     burst): over the loop they get no more than it allows, and a catch-up still brings the whole log."""
     rate = 200_000
     for running in _serve(tmp_path, lexicon_store.cache_dir, TIRAGE_CATCH_UP_BYTES_PER_SECOND=str(rate)):
-        game = running.ok("POST", "/api/games", {"round_seconds": 60, "seed": 4242}, _director(running), 201)
+        game = running.ok("POST", "/api/games", {"round_seconds": 60, "seed": 10**19 + 4242}, _director(running), 201)
         _inflate_event_log(running, game["id"], 5_000)
         with ThreadPoolExecutor(1) as thread:
             got, seconds, last = thread.submit(asyncio.run, _loop_on_catch_ups(running.base_url, game["id"])).result()
@@ -409,7 +413,7 @@ def test_rounds_open_in_a_worker_process_that_ends_with_the_server(server: Tirag
     work runs in a worker process of its own. Stopped as a service manager stops it, the server takes its worker
     along: after an attack run, an orphaned worker had outlived it."""
     director = _director(server)
-    game = server.ok("POST", "/api/games", {"round_seconds": 60, "seed": 4242}, director, 201)
+    game = server.ok("POST", "/api/games", {"round_seconds": 60, "seed": 10**19 + 4242}, director, 201)
     server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Ann"}, status=201)
     assert server.ok("POST", f"/api/games/{game['id']}/start", token=director)["round"] == 1
     assert server.process is not None
@@ -420,6 +424,51 @@ def test_rounds_open_in_a_worker_process_that_ends_with_the_server(server: Tirag
     assert server.process.returncode in (0, -signal.SIGTERM), server.output()
     assert "Application shutdown complete" in server.output()
     wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers), "the worker to end", 10, str)
+
+
+def _stream_lines(server: TirageServer, path: str, headers: dict[str, str]) -> tuple[list[str], threading.Event]:
+    """An event stream of the real server read in a thread: the lines so far, and whether the server ended it."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    connection.request("GET", path, headers=headers)
+    answer = connection.getresponse()
+    assert answer.status == 200, answer.read()
+    lines: list[str] = []
+    ended = threading.Event()
+
+    def read() -> None:
+        with contextlib.suppress(OSError):
+            while line := answer.readline():
+                lines.append(line.decode())
+        ended.set()
+        connection.close()
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines, ended
+
+
+def test_an_outsiders_event_stream_ends_when_another_game_takes_the_draw(server: TirageServer) -> None:
+    """docs/rules.md §6.4, "Shared draws": on the event hub, an outsider's open stream stops as a second game of
+    the same draw is made (it would otherwise go on showing racks and tops the second game has not reached), and
+    it is refused when it comes back; the game's own players keep theirs."""
+    director = _director(server)
+    seed = 10**19 + 31337
+    game = server.ok("POST", "/api/games", {"round_seconds": 600, "reveal_seconds": None, "seed": seed}, director, 201)
+    gid = game["id"]
+    ann = server.ok("POST", "/api/join", {"code": game["join_code"], "name": "Ann"}, status=201)
+    server.ok("POST", f"/api/games/{gid}/start", token=director)
+    path = f"/api/games/{gid}/events?last_event_id=0"
+    outsider, outsider_ended = _stream_lines(server, path, {})
+    player, player_ended = _stream_lines(server, path, {"Authorization": f"Bearer {ann['token']}"})
+    wait_until(lambda: any("round_started" in line for line in outsider), "the outsider's catch-up", 10, str)
+
+    server.ok("POST", "/api/games", {"round_seconds": 600, "seed": seed}, director, 201)  # the same draw again
+    assert outsider_ended.wait(10), "the outsider's stream goes on"
+    assert not any("draw_shared" in line for line in outsider)
+    status, _headers, text = server.request("GET", path)
+    assert status == 403 and "shares its draw" in text, text
+    server.ok("POST", f"/api/games/{gid}/pause", token=director)
+    wait_until(lambda: any("event: paused" in line for line in player), "the player's stream to go on", 10, str)
+    assert not player_ended.is_set()
 
 
 async def _jam_and_play(

@@ -242,7 +242,7 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         source.start()
         alice = source.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
         game = source.ok(
-            "POST", "/api/games", {"seed": 5, "round_seconds": 10, "reveal_seconds": None}, alice, status=201
+            "POST", "/api/games", {"seed": 10**19 + 5, "round_seconds": 10, "reveal_seconds": None}, alice, status=201
         )
         gid = game["id"]
         players = {
@@ -541,7 +541,7 @@ def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(
     app = create_app()
     with app.app_context():
         director = create_director("alice", PASSWORD)
-        game = service.create_game(director, {"seed": 9, "round_seconds": 60, "reveal_seconds": None})
+        game = service.create_game(director, {"seed": 10**19 + 9, "round_seconds": 60, "reveal_seconds": None})
         ann, _ = service.join_game(game.join_code, "Ann")
         bob, _ = service.join_game(game.join_code, "Bob")
         round_ = service.start_game(game, "alice")

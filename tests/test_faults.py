@@ -146,7 +146,7 @@ class Deployment:
         game = self.web.ok(
             "POST",
             "/api/games",
-            {"seed": seed, "round_seconds": ROUND_SECONDS, "reveal_seconds": None, "max_rounds": 4},
+            {"seed": 10**19 + seed, "round_seconds": ROUND_SECONDS, "reveal_seconds": None, "max_rounds": 4},
             self.director,
             status=201,
         )

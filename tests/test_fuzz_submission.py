@@ -159,12 +159,12 @@ def game_in_play(app: Flask, en_rules: Ruleset, en_lexicon: Lexicon) -> dict[str
     app.config["TIRAGE_RATELIMIT_SUBMIT"] = "1000000/minute"
     with app.app_context():
         director = accounts.create_director("fuzz", "password1")
-        game = service.create_game(director, {"seed": 11})
+        game = service.create_game(director, {"seed": 10**19 + 11})
         _player, token = service.join_game(game.join_code, "Ann")
         service.start_game(game, "fuzz")
         rack = service.current_round(game).rack  # type: ignore[union-attr]
         gid = game.id
-        other = service.create_game(director, {"seed": 12}).id  # not started: its round 1 does not exist
+        other = service.create_game(director, {"seed": 10**19 + 12}).id  # not started: its round 1 does not exist
         db.session.remove()
     board = Board.empty(en_rules)
     rack_plays = [format_move(m) for m in generate_moves(board, en_rules, en_lexicon, rack)][:20]

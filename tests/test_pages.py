@@ -39,7 +39,7 @@ GAME_FORM: dict[str, Any] = {
     "late_min_vowels": "1",
     "late_min_consonants": "1",
     "blanks_either": "y",
-    "seed": "12345",
+    "seed": "12345 67890 12345 67890",
 }
 
 
@@ -203,7 +203,7 @@ def test_the_new_game_form_has_every_setting_with_its_default(app: Flask, client
         game = db.session.get(Game, game_id)
         assert game is not None
         assert (game.rules, game.lexicon, game.notation) == ("fr", "fr", "french")  # French notation by default
-        assert (game.max_rounds, game.reveal_seconds, game.solo_bonus, game.seed) == (5, 45, 0, 12345)
+        assert (game.max_rounds, game.reveal_seconds, game.solo_bonus, game.seed) == (5, 45, 0, 12345678901234567890)
         assert game.draw_rule["min_vowels"] == 2 and game.draw_rule["blanks_either"] is True
 
 
@@ -217,6 +217,15 @@ def test_bad_settings_are_explained_and_create_nothing(app: Flask, client: Flask
     assert mismatch.status_code == 400 and "The lexicon fr is for the fr rules." in text_of(
         mismatch.get_data(as_text=True)
     )
+    # docs/rules.md §6.4: a short seed is found from round 1's rack, so the form says how long one must be.
+    short = client.post("/director/games/new", data={**GAME_FORM, "seed": "12345", "csrf_token": token})
+    assert short.status_code == 400 and "must have at least 20 digits" in text_of(short.get_data(as_text=True))
+    french = client.post(
+        "/director/games/new",
+        data={**GAME_FORM, "seed": "12345", "csrf_token": token},
+        headers={"Accept-Language": "fr"},
+    )
+    assert "doit avoir au moins 20 chiffres" in text_of(french.get_data(as_text=True))
     with app.app_context():
         assert db.session.execute(select(func.count(Game.id))).scalar() == 0
 

@@ -39,7 +39,7 @@ from trainer.games.models import Event, Player, Round, Submission
 from trainer.http.headers import CONTENT_SECURITY_POLICY
 
 PASSWORD = "password123"
-SEED = 7_356_011_894_203_117  # long enough that its digits never turn up in a page by chance
+SEED = 73_560_118_942_031_174_461  # 20 digits, as a chosen seed must have (docs/rules.md §6.4)
 CLUB = "198.51.100.7"  # the club's one public address (documentation range)
 
 EXPECTED_HEADERS = {
@@ -646,7 +646,84 @@ def test_the_seed_the_next_rack_and_the_top_stay_hidden_until_their_time(
         assert second.rack not in text and "".join(sorted(second.rack)) not in text, kind
     assert client.get(f"/api/games/{gid}").get_json()["rack"] == second.rack  # and it is shown once drawn
     client.post(f"/api/games/{gid}/end", headers=bearer(alice))
-    assert client.get(f"/api/games/{gid}").get_json()["settings"]["seed"] == SEED  # public once the game is over
+    assert client.get(f"/api/games/{gid}").get_json()["settings"]["seed"] == str(SEED)  # public once the game is over
+
+
+def test_game_ids_cannot_be_found_by_counting(app: Flask, client: FlaskClient, directors: None) -> None:
+    """docs/rules.md §6.4, "Shared draws": a game's id is drawn at random below 2**53, so counting finds nothing."""
+    alice = token_for(client)
+    ids = [new_game(client, alice)["id"] for _ in range(5)]
+    assert all(2**32 <= gid < 2**53 for gid in ids) and len(set(ids)) == 5
+    assert max(ids) - min(ids) > 1000  # not counted one after the other
+    for gid in ids:
+        assert client.get(f"/api/games/{gid + 1}").status_code == 404
+        assert client.get(f"/api/games/{gid - 1}/rounds/1").status_code == 404
+    assert client.get(f"/api/games/{2**53}").status_code == 404  # past any game id: a 404, never a 500
+
+
+def test_a_game_sharing_its_draw_shows_outsiders_nothing_until_the_other_game_closed_the_round(
+    app: Flask, client: FlaskClient, directors: None
+) -> None:
+    """docs/rules.md §6.4, "Shared draws": game 3's open-round tops were read from game 2 (same seed) (issue 14)."""
+    alice, bruno = token_for(client), token_for(client, "bruno")
+    first = new_game(client, alice, seed=SEED)
+    gid = first["id"]
+    ann = api_join(client, first["join_code"], "Ann")
+    client.post(f"/api/games/{gid}/start", headers=bearer(alice))
+    client.post(f"/api/games/{gid}/close", headers=bearer(alice))
+    public = [
+        f"/api/games/{gid}",
+        f"/api/games/{gid}/rounds/1",
+        f"/api/games/{gid}/standings",
+        f"/api/games/{gid}/export.csv",
+        f"/api/games/{gid}/export.gcg",
+        f"/api/games/{gid}/events?timeout=0",
+    ]
+    assert all(client.get(path).status_code == 200 for path in public)  # alone with its draw: public once closed
+    client.post(f"/api/games/{gid}/next", headers=bearer(alice))  # round 2 of the first game is open
+
+    # Bruno's club plays the same draw (the same seed, the same rules), an hour behind.
+    second = new_game(client, bruno, seed=SEED)
+    cleo = api_join(client, second["join_code"], "Cleo")
+    for path in public:
+        answer = client.get(path)
+        assert answer.status_code == 403, path
+        assert "shares its draw with another game" in answer.get_json()["error"], path
+        assert client.get(path, headers=bearer(cleo["token"])).status_code == 403, path  # a player of the other
+        assert client.get(path, headers=bearer(bruno)).status_code == 403, path  # its director, who knows the seed
+    for inside in (bearer(alice), bearer(ann["token"])):  # the first game's own people see it as before
+        assert all(client.get(path, headers=inside).status_code == 200 for path in public)
+    phone = app.test_client()  # a phone of the first game, by its session
+    assert page_join(phone, first["join_code"], "Dan").status_code == 303
+    assert phone.get(f"/api/games/{gid}/rounds/1").status_code == 200
+    director = app.test_client()
+    assert page_login(director, "alice", PASSWORD).status_code == 303
+    assert director.get(f"/api/games/{gid}/standings").status_code == 200
+    stranger = app.test_client()
+    assert page_login(stranger, "bruno", PASSWORD).status_code == 303
+    assert stranger.get(f"/api/games/{gid}/standings").status_code == 403
+
+    # The first game's log says so; the second game shows its own rounds to everyone (nobody is behind it).
+    kinds = [
+        e["kind"]
+        for e in _sse_data(
+            client.get(f"/api/games/{gid}/events?timeout=0", headers=bearer(alice)).get_data(as_text=True)
+        )
+    ]
+    assert kinds.index("draw_shared") > kinds.index("round_started")
+    sid = second["id"]
+    client.post(f"/api/games/{sid}/start", headers=bearer(bruno))
+    assert client.get(f"/api/games/{sid}").status_code == 200
+    client.post(f"/api/games/{sid}/close", headers=bearer(bruno))
+    assert client.get(f"/api/games/{gid}").status_code == 403  # the first game has shown round 2's rack
+    client.post(f"/api/games/{sid}/next", headers=bearer(bruno))
+    client.post(f"/api/games/{sid}/close", headers=bearer(bruno))
+    assert all(client.get(path).status_code == 200 for path in public)  # round 2 closed by both: public again
+    client.post(f"/api/games/{gid}/close", headers=bearer(alice))
+    client.post(f"/api/games/{gid}/next", headers=bearer(alice))
+    assert client.get(f"/api/games/{gid}").status_code == 403  # round 3 drawn by the first game only
+    client.post(f"/api/games/{sid}/end", headers=bearer(bruno))
+    assert client.get(f"/api/games/{gid}").status_code == 200  # the other game is over: nothing left to spoil
 
 
 def _shape(html: str, *secrets_: str) -> str:

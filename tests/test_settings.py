@@ -77,7 +77,11 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         ({"round_seconds": None}, "bad_setting", "round_seconds"),  # only optional settings may be null
         ({"round_seconds": True}, "bad_setting", "round_seconds"),
         ({"max_rounds": 101}, "bad_setting", "max_rounds"),
-        ({"seed": 2**63}, "bad_setting", "seed"),
+        ({"seed": 10**40}, "bad_setting", "seed"),
+        ({"seed": "12ab"}, "bad_setting", "seed"),
+        ({"seed": -(10**20)}, "bad_setting", "seed"),
+        ({"seed": 12345}, "short_seed", "seed"),  # found from round 1's rack in 15 s (issue 14)
+        ({"seed": "9" * 19}, "short_seed", "seed"),
         ({"draw_rule": []}, "bad_setting", DRAW_RULE),
         ({"draw_rule": {"vowels": 2}}, "bad_setting", DRAW_RULE),
         ({"draw_rule": {"min_vowels": 8}}, "bad_setting", "min_vowels"),
@@ -95,8 +99,9 @@ def test_a_bad_setting_is_refused_naming_it(data: Any, code: str, setting: str |
 
 
 def test_the_seed_is_private_until_the_game_is_over() -> None:
-    settings = validate({"seed": 7}, LEXICONS)
-    assert "seed" not in shown(settings, private=False) and shown(settings, private=True)["seed"] == 7
+    seed = 31415926535897932384626
+    settings = validate({"seed": seed}, LEXICONS)
+    assert "seed" not in shown(settings, private=False) and shown(settings, private=True)["seed"] == str(seed)
     assert list(shown(settings, private=True)) == list(TOP_LEVEL)
 
 
@@ -133,7 +138,9 @@ def test_the_directors_form_is_the_declaration(app: Flask) -> None:
         assert fields == [s.name for s in SETTINGS]
         for setting in SETTINGS:
             field = form[setting.name]
-            if setting.kind is int:
+            if setting.name == "seed":  # digits as text, checked by the settings' own rule
+                assert field.type == "StringField" and field.data is None
+            elif setting.kind is int:
                 ranges = [v for v in field.validators if hasattr(v, "min")]
                 assert (ranges[0].min, ranges[0].max) == (setting.low, setting.high), setting.name
                 assert field.data == setting.default, setting.name
@@ -150,3 +157,13 @@ def test_modes_are_a_registry() -> None:
     with pytest.raises(ValueError, match="registered already"):
         register(type(mode("classic"))())  # another object under a taken name: an error, not a swap
     assert register(mode("classic")) is mode("classic")
+
+
+def test_a_random_seed_has_128_bits_and_a_chosen_one_at_least_20_digits_as_docs_fairness_says() -> None:
+    """docs/rules.md §6.4: a short seed is found from round 1's public rack, so none is accepted."""
+    seeds = {validate({}, LEXICONS)["seed"] for _ in range(64)}
+    assert len(seeds) == 64 and all(10**19 <= seed < 10**40 for seed in seeds)
+    assert max(seeds).bit_length() >= 127  # 128 random bits: 64 draws all below 2**127 has odds 2**-64
+    given = "3141 5926 5358 9793 2384"  # read out over the phone to another club, in groups
+    assert validate({"seed": given}, LEXICONS)["seed"] == 31415926535897932384
+    assert validate({"seed": 31415926535897932384}, LEXICONS)["seed"] == 31415926535897932384

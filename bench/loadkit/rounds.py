@@ -113,3 +113,8 @@ class RoundEvents(Playing, PagePhones):
         except Exception as error:  # every player waits for these: fail them all, loudly
             self.error("legal plays", repr(error))
             round_.plays.set_exception(error)
+
+
+def game_seed(number: int) -> int:
+    """The game seed of a bench's ``--seed N``: the server takes only seeds of 20 digits or more."""
+    return 10**19 + number

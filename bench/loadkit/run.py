@@ -20,7 +20,7 @@ from .monitors import Monitors
 from .playing import LATE_WINDOW
 from .records import Player
 from .report import log
-from .rounds import RoundEvents
+from .rounds import RoundEvents, game_seed
 from .sse import Listener
 
 IDLE_SECONDS = 4.0  # measured with every stream open and nothing happening
@@ -101,7 +101,7 @@ class LoadRun(Monitors, RoundEvents, Joining, Audit, Figures):
                 "round_seconds": args.round_seconds,
                 "reveal_seconds": args.reveal_seconds,
                 "max_rounds": args.rounds,
-                "seed": args.seed,
+                "seed": game_seed(args.seed),
             },
             self.director_token,
             expect=201,

@@ -24,7 +24,7 @@ from .attackers import AttackPlan, attack, connection_cap, large_body
 from .engine_worker import legal_plays, load_lexicon
 from .host import client_cpu, machine_cpu
 from .report import log
-from .rounds import parse_time
+from .rounds import game_seed, parse_time
 from .server import ServerProcess
 from .stats import ms, spread
 
@@ -197,7 +197,9 @@ class Siege:
         name, password = f"bench-{secrets.token_hex(3)}", secrets.token_urlsafe(12)
         await asyncio.to_thread(self.server.cli, "director", "create", name, "--password", password)
         self.director = (await self.ok("/api/auth/token", {"username": name, "password": password}))["token"]
-        game = await self.ok("/api/games", self._settings(self.args.seed, len(self.args.scenarios)), expect=201)
+        game = await self.ok(
+            "/api/games", self._settings(game_seed(self.args.seed), len(self.args.scenarios)), expect=201
+        )
         self.game_id, self.code, self.lexicon = game["id"], game["join_code"], game["lexicon"]
         context = multiprocessing.get_context("spawn")
         self.pool = concurrent.futures.ProcessPoolExecutor(
@@ -275,7 +277,7 @@ class Siege:
         began = time.perf_counter()
         other: dict[str, Any] | None = None
         if name == "opening":
-            seed, rack = await asyncio.to_thread(two_blank_seed, args.seed)
+            seed, rack = await asyncio.to_thread(two_blank_seed, game_seed(args.seed))
             other = await self.ok("/api/games", self._settings(seed, 1), expect=201)
             scenario.extra.update(b_game=other["id"], b_seed=seed, b_rack_expected=rack)
         attacker = None

@@ -31,7 +31,7 @@ from tests.browser.game_night import (
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
 
-SEED = 20240611  # same seed, same racks: reproducible plays and screenshots
+SEED = 20240611_000000_000000  # same seed, same racks: reproducible plays and screenshots
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,17 @@ Refusals (:class:`~trainer.core.errors.Refused`) are answered ``{"error": "..."}
 from __future__ import annotations
 
 from flask import Blueprint, Response
+from flask_login import current_user
 
 from ..core import accounts
 from ..core.accounts import Director
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import service
+from ..games import draws, service
 from ..games.models import Game, Player
 from ..http.auth import bearer
 from ..http.errors import refusal_answer
+from ..http.session import PLAYER_TOKENS, session_token
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -63,6 +65,29 @@ def get_game(game_id: int) -> Game:
     if game is None:
         raise Refused("no_game", f"there is no game {game_id}")
     return game
+
+
+def seen_game(game_id: int) -> Game:
+    """A game to read: refused to outsiders while another game of its draw is behind it (docs/rules.md §6.4)."""
+    game = get_game(game_id)
+    if not draws.shown_to_outsiders(game) and not asker_inside(game):
+        raise Refused(
+            "draw_not_public",
+            "this game shares its draw with another game still being played: its rounds are shown to others once"
+            " every game of the draw has closed them",
+        )
+    return game
+
+
+def asker_inside(game: Game) -> bool:
+    """Whether the request comes from the game's director or one of its players (a token, or the page's session)."""
+    token = bearer()
+    if token is not None:
+        director = accounts.director_for_token(token)
+        return draws.inside(game, director.id if director is not None else None, token)
+    user = current_user
+    director_id = user.director.id if getattr(user, "is_authenticated", False) and hasattr(user, "director") else None
+    return draws.inside(game, director_id, session_token(PLAYER_TOKENS, game.id))
 
 
 def directed_game(game_id: int) -> tuple[Game, Director]:

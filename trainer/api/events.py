@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from flask import Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
+from ..games.draws import DRAW_SHARED
 from ..games.events import events_after
 from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
-from .common import bp, get_game
+from .common import asker_inside, bp, seen_game
 
 POLL_SECONDS = 0.5
 HEARTBEAT_SECONDS = 15.0
@@ -27,14 +28,24 @@ BATCH = 200
 
 
 def stream(
-    app: Flask, game_id: int, after: int, timeout: float, poll: float, heartbeat: float, quiet: bool = False
+    app: Flask,
+    game_id: int,
+    after: int,
+    timeout: float,
+    poll: float,
+    heartbeat: float,
+    quiet: bool = False,
+    outsider: bool = False,
 ) -> Iterator[str]:
-    """Every event after ``after`` as it is written, for ``timeout`` seconds."""
+    """Every event after ``after`` as it is written, for ``timeout`` seconds; an ``outsider``'s stream ends when
+    another game takes this game's draw (trainer.games.draws)."""
     yield f"retry: {RETRY_MS}\n\n"
     start = last_sent = time.monotonic()
     while True:
         batch = events_after(app, game_id, after, quiet, BATCH)
         for shown in batch:
+            if outsider and shown["kind"] == DRAW_SHARED:
+                return
             yield frame(shown)
             after = shown["id"]
         now = time.monotonic()
@@ -50,9 +61,9 @@ def stream(
         time.sleep(max(0.0, min(poll, timeout - (now - start))))
 
 
-@bp.get("/games/<id:game_id>/events")
+@bp.get("/games/<game_id:game_id>/events")
 def events(game_id: int) -> ResponseReturnValue:
-    get_game(game_id)
+    outsider = not asker_inside(seen_game(game_id))
     after = resume_from(request.headers.get("Last-Event-ID"), request.args.get("last_event_id"))
     timeout = seconds_arg("timeout", request.args.get("timeout"))
     quiet = quiet_arg(request.args.get("quiet"))
@@ -60,5 +71,7 @@ def events(game_id: int) -> ResponseReturnValue:
     poll = float(app.config.get("TIRAGE_SSE_POLL", POLL_SECONDS))
     heartbeat = float(app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS))
     return Response(
-        stream(app, game_id, after, timeout, poll, heartbeat, quiet), mimetype="text/event-stream", headers=HEADERS
+        stream(app, game_id, after, timeout, poll, heartbeat, quiet, outsider),
+        mimetype="text/event-stream",
+        headers=HEADERS,
     )

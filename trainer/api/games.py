@@ -22,7 +22,7 @@ from ..games.cache import cached, game_results
 from ..games.models import Game, Round
 from ..http.body import json_body
 from ..http.ratelimit import limited, refused_guess
-from .common import bp, directed_game, get_game, optional_director, require_director, require_player
+from .common import bp, directed_game, get_game, optional_director, require_director, require_player, seen_game
 
 
 @bp.post("/auth/token")
@@ -58,9 +58,9 @@ def join() -> ResponseReturnValue:
     return jsonify(game_id=player.game_id, player_id=player.id, name=player.name, token=token), 201
 
 
-@bp.get("/games/<id:game_id>")
+@bp.get("/games/<game_id:game_id>")
 def game_state(game_id: int) -> ResponseReturnValue:
-    game = get_game(game_id)
+    game = seen_game(game_id)
     director = optional_director()
     return jsonify(present.state(game, for_director=director is not None and director.id == game.director_id))
 
@@ -69,63 +69,63 @@ def _director_state(game_id: int) -> Response:
     return jsonify(present.state(get_game(game_id), for_director=True))
 
 
-@bp.post("/games/<id:game_id>/start")
+@bp.post("/games/<game_id:game_id>/start")
 def start(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.start_game(game, director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/pause")
+@bp.post("/games/<game_id:game_id>/pause")
 def pause(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.pause(game, director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/resume")
+@bp.post("/games/<game_id:game_id>/resume")
 def resume(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.resume(game, director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/close")
+@bp.post("/games/<game_id:game_id>/close")
 def close(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.close_now(game, director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/next")
+@bp.post("/games/<game_id:game_id>/next")
 def next_round(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.advance(game, director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/end")
+@bp.post("/games/<game_id:game_id>/end")
 def end(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.end_game(game, director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/extend")
+@bp.post("/games/<game_id:game_id>/extend")
 def extend(game_id: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.extend(game, json_body().get("seconds"), director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/rounds/<id:number>/top")
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/top")
 def choose_top(game_id: int, number: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     service.choose_top(game, number, json_body().get("move"), director.username)
     return _director_state(game_id)
 
 
-@bp.post("/games/<id:game_id>/rounds/<id:number>/corrections")
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/corrections")
 def correct(game_id: int, number: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)
     data = json_body()
@@ -133,7 +133,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     return _round_details(game_id, number), 201
 
 
-@bp.post("/games/<id:game_id>/rounds/<id:number>/plays")
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/plays")
 @limited("submit")
 def play(game_id: int, number: int) -> ResponseReturnValue:
     player = require_player()
@@ -146,7 +146,7 @@ def play(game_id: int, number: int) -> ResponseReturnValue:
 
 
 def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
-    game = get_game(game_id)
+    game = seen_game(game_id)
     round_ = db.session.execute(
         select(Round).where(Round.game_id == game.id, Round.number == number)
     ).scalar_one_or_none()
@@ -157,7 +157,7 @@ def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:
     return game, round_
 
 
-@bp.get("/games/<id:game_id>/rounds/<id:number>")
+@bp.get("/games/<game_id:game_id>/rounds/<id:number>")
 def round_details(game_id: int, number: int) -> ResponseReturnValue:
     return _round_details(game_id, number)
 
@@ -173,7 +173,7 @@ def _round_details(game_id: int, number: int) -> Response:
     return Response(body, mimetype="application/json")
 
 
-@bp.get("/games/<id:game_id>/rounds/<id:number>/me")
+@bp.get("/games/<game_id:game_id>/rounds/<id:number>/me")
 def my_round(game_id: int, number: int) -> ResponseReturnValue:
     """What a phone shows at the reveal: the round's tops and this player's own figures, small."""
     player = require_player()
@@ -183,26 +183,26 @@ def my_round(game_id: int, number: int) -> ResponseReturnValue:
     return jsonify(present.my_round(game, round_, game_results(game), player))
 
 
-@bp.get("/games/<id:game_id>/standings")
+@bp.get("/games/<game_id:game_id>/standings")
 def standings(game_id: int) -> ResponseReturnValue:
-    game = get_game(game_id)
+    game = seen_game(game_id)
     body = cached(
         game, "standings", lambda: json.dumps(present.standings(game, game_results(game)), separators=(",", ":"))
     )
     return Response(body, mimetype="application/json")
 
 
-@bp.get("/games/<id:game_id>/export.csv")
+@bp.get("/games/<game_id:game_id>/export.csv")
 def export_csv(game_id: int) -> ResponseReturnValue:
-    game = get_game(game_id)
+    game = seen_game(game_id)
     return _download(
         export.standings_csv(service.results(game)), "text/csv; charset=utf-8", f"tirage-game-{game.id}.csv"
     )
 
 
-@bp.get("/games/<id:game_id>/export.gcg")
+@bp.get("/games/<game_id:game_id>/export.gcg")
 def export_gcg(game_id: int) -> ResponseReturnValue:
-    game = get_game(game_id)
+    game = seen_game(game_id)
     return _download(export.game_gcg(game), "application/x-gcg; charset=utf-8", f"tirage-game-{game.id}.gcg")
 
 

@@ -12,6 +12,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 
 from ..duplicate.settings import BY_NAME, DRAW_RULE, GROUPS, TOP_LEVEL, Setting
+from ..http.ids import MAX_GAME_ID
 from .common import bp
 
 JSON = "application/json"
@@ -37,7 +38,8 @@ GAME_ID = {
     "name": "game_id",
     "in": "path",
     "required": True,
-    "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+    "description": "A game's id: a random number below 2**53 (an id cannot be guessed by counting).",
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_GAME_ID},
 }
 ROUND = {
     "name": "number",
@@ -78,6 +80,9 @@ def _setting_schema(setting: Setting) -> dict[str, Any]:
     schema: dict[str, Any]
     if setting.kind is bool:
         schema = {"type": "boolean"}
+    elif setting.name == "seed":  # up to 40 digits: answered as text, which a JavaScript number cannot hold
+        schema = {"type": ["string", "integer", "null"], "pattern": "^[0-9 ]+$", "minimum": setting.low,
+                  "maximum": setting.high}  # fmt: skip
     elif setting.kind is int:
         schema = {"type": ["integer", "null"] if setting.optional else "integer", "minimum": setting.low,
                   "maximum": setting.high}  # fmt: skip

@@ -25,7 +25,9 @@ from .errors import RuleError
 from .modes import MODES
 from .text import N_
 
-MAX_SEED = 2**63 - 1
+SEED_DIGITS = 20  # a chosen seed has at least this many digits: too many seeds to try one by one from a rack
+MIN_SEED: int = 10 ** (SEED_DIGITS - 1)
+MAX_SEED = 10**40 - 1  # what the game's seed column holds
 DRAW_RULE = "draw_rule"  # the group of the draw settings: one object in the API, a fieldset on the form
 NOTATIONS = ("english", "french")
 
@@ -78,6 +80,8 @@ class Setting:
     def bounds(self) -> str:
         if self.kind is bool:
             return "true or false"
+        if self.name == "seed":
+            return f"{SEED_DIGITS} to 40 digits (a number or its digits as text), or null"
         if self.kind is int:
             return f"from {self.low} to {self.high}" + (", or null" if self.optional else "")
         return "text"
@@ -217,10 +221,13 @@ SETTINGS: tuple[Setting, ...] = (
         "seed",
         "draw",
         N_("Seed (optional)"),
-        N_("The same seed gives the same racks: replay a game with another club. Leave empty for a random one."),
+        N_(
+            "The same seed gives the same racks: replay a game with another club. A seed you choose has at least"
+            " 20 digits; leave it empty for a random one."
+        ),
         int,
         None,
-        0,
+        MIN_SEED,
         MAX_SEED,
         optional=True,
         private=True,
@@ -279,9 +286,36 @@ def _draw_rule(data: object) -> dict[str, int | bool]:
     return rule
 
 
-def validate(
-    data: object, lexicons: Mapping[str, str], new_seed: Callable[[], int] = lambda: secrets.randbits(63)
-) -> dict[str, Any]:
+def random_seed() -> int:
+    """A seed of 128 random bits (and at least :data:`SEED_DIGITS` digits, like a chosen one)."""
+    return MIN_SEED + secrets.randbits(128)
+
+
+def seed_of(value: object) -> int | None:
+    """A seed a director gives: a whole number, or its digits as text (spaces allowed, for reading it out).
+
+    Refused unless it has :data:`SEED_DIGITS` digits or more: a short seed is found by trying every seed
+    against round 1's public rack (12345 took 15 s), and every later rack follows (docs/rules.md §6.4).
+    """
+    if value is None or value == "":
+        return None
+    text = value.replace(" ", "") if isinstance(value, str) else value
+    if isinstance(text, str) and text.isascii() and text.isdigit():
+        text = int(text)
+    if isinstance(text, bool) or not isinstance(text, int) or text < 0 or text > MAX_SEED:
+        raise _bad("seed", "'seed' must be a whole number (its digits), or empty for a random one")
+    if text < MIN_SEED:
+        raise RuleError(
+            "short_seed",
+            f"a seed you choose must have at least {SEED_DIGITS} digits, or anyone could find it from the first"
+            " rack: leave it empty for a random one",
+            setting="seed",
+            digits=SEED_DIGITS,
+        )
+    return text
+
+
+def validate(data: object, lexicons: Mapping[str, str], new_seed: Callable[[], int] = random_seed) -> dict[str, Any]:
     """A new game's settings from a request, checked, with every default filled in.
 
     ``lexicons`` maps each lexicon the server knows to its ruleset's code. A setting left out (or null,
@@ -313,8 +347,9 @@ def validate(
         "mode": _choice(BY_NAME["mode"], given("mode"), BY_NAME["mode"].choices()),
     }
     for setting in SETTINGS:
-        if setting.kind is int and setting.group is None:
+        if setting.kind is int and setting.group is None and setting.name != "seed":
             settings[setting.name] = _whole_number(setting, given(setting.name), f"'{setting.name}'")
+    settings["seed"] = seed_of(given("seed"))
     rule = _draw_rule(data.get(DRAW_RULE))
     try:
         Bag(rules, draw_rule(rule), seed=0)
@@ -341,7 +376,10 @@ def draw_rule(stored: Mapping[str, Any]) -> DrawRule:
 def shown(settings: Mapping[str, Any], private: bool) -> dict[str, Any]:
     """A game's settings as a client sees them, in declaration order; with ``private``, the seed too."""
     hidden = {setting.name for setting in SETTINGS if setting.private}
-    return {key: settings[key] for key in TOP_LEVEL if key in settings and (private or key not in hidden)}
+    answer = {key: settings[key] for key in TOP_LEVEL if key in settings and (private or key not in hidden)}
+    if answer.get("seed") is not None:
+        answer["seed"] = str(answer["seed"])  # its 39 digits as text: a JavaScript number keeps 16
+    return answer
 
 
 def markdown_table() -> str:

@@ -7,14 +7,37 @@ Submissions, corrections and events are append-only: nothing overwrites what a p
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Dialect, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 from ..core.clock import utcnow
 from ..core.codes import register_code_column
 from ..core.database import Model
+
+GAME_IDS = (2**32, 2**53)  # random ids in this range: past any counted id, and exact as a JavaScript number
+
+
+def new_game_id() -> int:
+    """A fresh game id: 53 random bits less a little, so that game URLs cannot be guessed by counting."""
+    low, high = GAME_IDS
+    return low + secrets.randbelow(high - low)
+
+
+class SeedDigits(TypeDecorator[int]):
+    """A seed of up to 40 digits (128 random bits and more), kept as its digits: no integer column holds it."""
+
+    impl = String(40)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
+        return None if value is None else str(int(value))
+
+    def process_result_value(self, value: str | int | None, dialect: Dialect) -> int | None:
+        return None if value is None else int(value)
 
 
 class Game(Model):
@@ -22,7 +45,8 @@ class Game(Model):
 
     __tablename__ = "game"
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    # Random (:func:`new_game_id`): a game's id is in its URLs, and nobody should find games by counting.
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False, default=lambda: new_game_id())
     join_code: Mapped[str] = mapped_column(String(12), unique=True)
     director_id: Mapped[int] = mapped_column(ForeignKey("director.id"))
     rules: Mapped[str] = mapped_column(String(16))
@@ -35,7 +59,7 @@ class Game(Model):
     draw_rule: Mapped[dict[str, object]] = mapped_column(JSON)
     solo_bonus: Mapped[int] = mapped_column(default=10)
     solo_min_players: Mapped[int] = mapped_column(default=16)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(SeedDigits, index=True)  # index: the games that share a draw
     max_rounds: Mapped[int | None] = mapped_column(default=None)
     status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby playing paused revealing finished
     round_number: Mapped[int] = mapped_column(default=0)
@@ -58,7 +82,7 @@ class Player(Model):
     __table_args__ = (UniqueConstraint("game_id", "name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    game_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("game.id"))
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -73,7 +97,7 @@ class Round(Model):
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    game_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("game.id"))
     number: Mapped[int]
     rack: Mapped[str] = mapped_column(String(16))
     reliquat: Mapped[str] = mapped_column(String(16), default="")
@@ -149,7 +173,7 @@ class Event(Model):
     __table_args__ = (Index("ix_event_game_id_id", "game_id", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    game_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("game.id"))
     kind: Mapped[str] = mapped_column(String(32))
     data: Mapped[dict[str, object]] = mapped_column(JSON)
     author: Mapped[str] = mapped_column(String(80))

@@ -56,7 +56,7 @@ from ..duplicate.rounds import (
 from ..engine.board import Board
 from ..engine.errors import EngineError
 from ..engine.rules import Notation, ruleset
-from . import analyst
+from . import analyst, draws
 from .analyst import SetupSpec
 from .models import Correction, Event, Game, Player, Result, Round, Submission
 
@@ -158,7 +158,8 @@ def create_game(director: Director, data: object) -> Game:
     except IntegrityError:  # the same code drawn by another room a moment ago
         db.session.rollback()
         raise Refused("no_code", "no free join code: try again") from None
-    log(game.id, "created", {"settings": dict(settings)}, director.username)
+    log(game.id, "created", {"settings": declared.shown(settings, private=True)}, director.username)
+    draws.announce_shared_draw(game, director.username)
     db.session.commit()
     return game
 

@@ -11,6 +11,8 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter, Map
 
 MAX_ID = 2**31 - 1  # the largest id (and round number) an INTEGER column holds in PostgreSQL
+MAX_GAME_ID = 2**53 - 1  # games have random ids up to here (trainer.games.models.new_game_id)
+GAME_ID_DIGITS = r"[1-9][0-9]{0,15}"  # a game id in a path, for the fast paths' patterns
 _DIGITS = re.compile(r"[0-9]{1,10}")
 
 
@@ -19,6 +21,13 @@ class IdConverter(IntegerConverter):
 
     def __init__(self, map: Map) -> None:
         super().__init__(map, min=1, max=MAX_ID)
+
+
+class GameIdConverter(IntegerConverter):
+    """``<game_id:name>`` in a route: a positive number that fits a game id (a BIGINT column)."""
+
+    def __init__(self, map: Map) -> None:
+        super().__init__(map, min=1, max=MAX_GAME_ID)
 
 
 def posted_number(value: object) -> int | None:
@@ -35,3 +44,4 @@ def posted_number(value: object) -> int | None:
 
 def init_app(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
+    app.url_map.converters["game_id"] = GameIdConverter

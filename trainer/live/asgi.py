@@ -26,6 +26,7 @@ from flask import Flask
 from ..core.lexicons import lexicon_store
 from ..games import analyst
 from ..http.fragments import RoomRenderer
+from ..http.ids import GAME_ID_DIGITS
 from .asgi_tools import Receive, Scope, Send
 from .collector import Collector
 from .door import Door
@@ -34,7 +35,7 @@ from .pages import LIVE_PATH, PhonePages
 from .plays import MY_ROUND_PATH, PLAYS_PATH, PlayDesk
 from .streams import EventStreams
 
-EVENTS_PATH = re.compile(r"/api/games/([0-9]{1,12})/events/?")
+EVENTS_PATH = re.compile(rf"/api/games/({GAME_ID_DIGITS})/events/?")
 DEFAULT_THREADS = 16
 log = logging.getLogger(__name__)
 

@@ -30,6 +30,7 @@ from sqlalchemy import func, or_, select
 from ..core.database import db
 from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
+from ..games.draws import DRAW_SHARED
 from ..games.models import Event
 from ..http.sse import frame
 from .asgi_tools import Workers
@@ -52,6 +53,7 @@ class Stream:
 
     game_id: int
     quiet: bool
+    outsider: bool = False  # neither the game's director nor a player: ends when another game takes the draw
     queue: asyncio.Queue[tuple[int, bytes] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
     def offer(self, event_id: int, data: bytes) -> bool:
@@ -197,8 +199,8 @@ class EventHub:
 
     # ------------------------------------------------------------ streams
 
-    def subscribe(self, game_id: int, quiet: bool) -> Stream:
-        stream = Stream(game_id, quiet)
+    def subscribe(self, game_id: int, quiet: bool, outsider: bool = False) -> Stream:
+        stream = Stream(game_id, quiet, outsider)
         self.streams.setdefault(game_id, set()).add(stream)
         if not quiet:
             self.loud.setdefault(game_id, set()).add(stream)
@@ -325,7 +327,9 @@ class EventHub:
             if not streams:
                 continue
             for stream in list(streams):
-                if stream.offer(event_id, data):
+                if kind == DRAW_SHARED and stream.outsider:
+                    stream.close()  # another game has this draw now: outsiders wait until it catches up
+                elif stream.offer(event_id, data):
                     self.figures.frames += 1
                 else:
                     self.figures.dropped += 1

@@ -27,10 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
 from flask import Flask
-from itsdangerous import BadSignature
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
@@ -38,12 +36,13 @@ from werkzeug.http import parse_accept_header, parse_cookie
 from ..games import service
 from ..http.fragments import RoomFragment, RoomRenderer
 from ..http.headers import header_pairs
+from ..http.ids import GAME_ID_DIGITS
 from ..http.language import LANG_COOKIE, choose_language
-from ..http.session import PLAYER_TOKENS, token_in
+from ..http.session import PLAYER_TOKENS, SessionCookie, token_in
 from .asgi_tools import ASGIApp, BuiltOnce, Receive, Scope, Send
 from .plays import KnownPlayer, PlayDesk
 
-LIVE_PATH = re.compile(r"/play/([1-9][0-9]{0,9})/live")
+LIVE_PATH = re.compile(rf"/play/({GAME_ID_DIGITS})/live")
 ROOMS_KEPT = 8  # (game, version, language) renderings kept, about 1 kB a player each
 
 
@@ -57,9 +56,7 @@ class PhonePages:
         self.renderer = renderer
         self.fragments: BuiltOnce[tuple[int, int, str], RoomFragment] = BuiltOnce(ROOMS_KEPT, "phone fragments")
         self._lobbies: dict[tuple[int, str], RoomFragment] = {}  # (game, language) -> its last lobby rendering
-        self._signer: Any = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
-        self._max_age = int(app.permanent_session_lifetime.total_seconds())
-        self._cookie = str(app.config.get("SESSION_COOKIE_NAME", "session"))
+        self._session = SessionCookie(app)
         self._headers = header_pairs(
             {"Content-Type": "text/html; charset=utf-8", "Vary": "Accept-Language, Cookie"},
             bool(app.config.get("TIRAGE_HTTPS")),
@@ -74,7 +71,8 @@ class PhonePages:
         game_id = int(match[1])
         headers = {key.lower(): value.decode("latin-1") for key, value in scope["headers"]}
         cookies = _cookies(headers.get(b"cookie", ""))
-        token = self._token(cookies.get(self._cookie), game_id) if not scope.get("query_string") else None
+        session = self._session.read(cookies.get(self._session.name))
+        token = token_in(session, PLAYER_TOKENS, game_id) if not scope.get("query_string") else None
         player = await self.desk.known_player(token, game_id) if token is not None else None
         room = await self._room(game_id, _language(cookies, headers)) if player is not None else None
         own = room.own.get(player.id) if room is not None and player is not None else None
@@ -108,16 +106,6 @@ class PhonePages:
             }
         )
         await send({"type": "http.response.body", "body": body})
-
-    def _token(self, cookie: str | None, game_id: int) -> str | None:
-        """The game token the signed session cookie holds for ``game_id``."""
-        if not cookie:
-            return None
-        try:
-            session = self._signer.loads(cookie, max_age=self._max_age)
-        except (BadSignature, ValueError, TypeError):
-            return None
-        return token_in(session, PLAYER_TOKENS, game_id)
 
     async def _room(self, game_id: int, language: str) -> RoomFragment | None:
         version = await self.desk.game_version(game_id)

@@ -53,7 +53,7 @@ from ..games.service import AcceptedPlay, PendingPlay, RoundPlaying
 from ..http.body import parse_json_object
 from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
-from ..http.ids import MAX_ID
+from ..http.ids import GAME_ID_DIGITS, MAX_GAME_ID, MAX_ID
 from ..http.ratelimit import submit_allowed
 from .asgi_tools import (
     ASGIApp,
@@ -72,8 +72,8 @@ from .asgi_tools import (
 )
 from .hub import EventHub
 
-PLAYS_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/plays")
-MY_ROUND_PATH = re.compile(r"/api/games/([1-9][0-9]{0,9})/rounds/([1-9][0-9]{0,9})/me")
+PLAYS_PATH = re.compile(rf"/api/games/({GAME_ID_DIGITS})/rounds/([1-9][0-9]{{0,9}})/plays")
+MY_ROUND_PATH = re.compile(rf"/api/games/({GAME_ID_DIGITS})/rounds/([1-9][0-9]{{0,9}})/me")
 REVEALS_KEPT = 8  # versions of a room's answers kept (each about 1 kB a player)
 PLAYERS_KEPT = 200_000  # token hash -> player, about 300 bytes each
 ROOM_READ_SECONDS = 10.0  # a room's players are read whole at most this often (late joiners are read alone)
@@ -209,7 +209,7 @@ class PlayDesk:
 
     async def known_player(self, token: str | None, game_id: int) -> KnownPlayer | None:
         """The player of ``token`` if it is one of game ``game_id``'s."""
-        if token is None or game_id > MAX_ID:
+        if token is None or game_id > MAX_GAME_ID:
             return None
         token_hash = hash_token(token)
         player = self.players.get(token_hash)

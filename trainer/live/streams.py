@@ -33,12 +33,14 @@ from flask import Flask
 
 from ..core.database import DATABASE_DOWN, database_error_summary
 from ..core.errors import Refused
+from ..games import draws
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.events import events_after, game_exists
 from ..http.addresses import client_network
 from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
-from ..http.ids import MAX_ID
+from ..http.ids import MAX_GAME_ID
+from ..http.session import PLAYER_TOKENS, SessionCookie, director_id_in, token_in
 from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
 from .asgi_tools import Receive, Scope, Send, Workers
 from .hub import EventHub, Stream
@@ -121,6 +123,7 @@ class EventStreams:
         self._turns: dict[str, _Turn] = {}
         self._deadlines: dict[Stream, float] = {}
         self._games: set[int] = set()  # games known to exist (games are never deleted)
+        self._session = SessionCookie(app)
         self._heartbeat_task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -138,11 +141,14 @@ class EventStreams:
         headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
         query = {key: values[-1] for key, values in parse_qs(scope["query_string"].decode("latin-1")).items()}
         try:
-            if game_id > MAX_ID or not await self._exists(game_id):
+            if game_id > MAX_GAME_ID or not await self._exists(game_id):
                 raise Refused("no_game", f"no game has the id {game_id}")
             after = resume_from(headers.get("last-event-id"), query.get("last_event_id"))
             timeout = seconds_arg("timeout", query.get("timeout"))
             quiet = quiet_arg(query.get("quiet"))
+            viewer = await self.catch_ups.run(draws.viewer, self.flask, game_id, self._asker(game_id, headers))
+            if viewer is None:
+                raise Refused("draw_not_public", DRAW_NOT_PUBLIC)
         except Refused as error:
             await _json_answer(send, status_of(error), str(error), self.https)
             return
@@ -159,7 +165,9 @@ class EventStreams:
             await _json_answer(send, 503, "the server holds as many event streams as it can", self.https, retry=True)
             return
         self.open_by_address[address] += 1
-        stream = self.hub.subscribe(game_id, quiet)  # before the catch-up read, so nothing falls between
+        # Subscribed before the catch-up read, so nothing falls between; an outsider's stream ends when another
+        # game takes this game's draw (games.draws).
+        stream = self.hub.subscribe(game_id, quiet, outsider=viewer == "outside")
         self._deadlines[stream] = asyncio.get_running_loop().time() + timeout
         gone = asyncio.Event()  # the client went away: its catch-up stops (uvicorn drops what is sent after)
 
@@ -202,6 +210,16 @@ class EventStreams:
             self.open_by_address[address] -= 1
             if self.open_by_address[address] <= 0:
                 del self.open_by_address[address]
+
+    def _asker(self, game_id: int, headers: dict[str, str]) -> draws.Asker:
+        """Who opens the stream: the page's session (a director's login, a player's token) or a bearer token."""
+        session = self._session.from_header(headers.get("cookie", ""))
+        scheme, _, token = headers.get("authorization", "").partition(" ")
+        return draws.Asker(
+            director_id_in(session),
+            token_in(session, PLAYER_TOKENS, game_id),
+            token.strip() or None if scheme.lower() == "bearer" else None,
+        )
 
     async def _catch_up(self, game_id: int, after: int, quiet: bool, client: _Client) -> set[int]:
         """Send what the client missed; the ids sent from the database (the stream's queue may hold them too)."""
@@ -282,6 +300,12 @@ class EventStreams:
                         stream.close()
                     else:
                         stream.offer(0, b": heartbeat\n\n")
+
+
+DRAW_NOT_PUBLIC = (
+    "this game shares its draw with another game still being played: its rounds are shown to others once every game"
+    " of the draw has closed them"
+)
 
 
 def _address(scope: Scope) -> str:

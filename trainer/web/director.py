@@ -120,14 +120,14 @@ def _round_results(game: Game, number: int | None) -> list[tuple[int, PlayerRoun
     )
 
 
-@bp.get("/games/<id:game_id>")
+@bp.get("/games/<game_id:game_id>")
 @director_required
 def console(game_id: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
     return render_template("director/console.html", **_console_context(game))
 
 
-@bp.get("/games/<id:game_id>/live")
+@bp.get("/games/<game_id:game_id>/live")
 @director_required
 def console_live(game_id: int) -> ResponseReturnValue:
     """The console's changing part, fetched by its script when the game's events say something changed."""
@@ -135,7 +135,7 @@ def console_live(game_id: int) -> ResponseReturnValue:
     return render_template("director/_live.html", **_console_context(game))
 
 
-@bp.get("/games/<id:game_id>/qr.svg")
+@bp.get("/games/<game_id:game_id>/qr.svg")
 @director_required
 def join_qr(game_id: int) -> ResponseReturnValue:
     """The join link as a QR code, for phones to scan from the screen."""
@@ -143,7 +143,7 @@ def join_qr(game_id: int) -> ResponseReturnValue:
     return qr_code(url_for("play.join", code=game.join_code, _external=True))
 
 
-@bp.post("/games/<id:game_id>/<any(start, pause, resume, toggle, close, next, end):action>")
+@bp.post("/games/<game_id:game_id>/<any(start, pause, resume, toggle, close, next, end):action>")
 @director_required
 def act(game_id: int, action: str) -> ResponseReturnValue:
     game = game_of_director(game_id)
@@ -174,7 +174,7 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
     return action_done(back, status=game.status)
 
 
-@bp.post("/games/<id:game_id>/extend")
+@bp.post("/games/<game_id:game_id>/extend")
 @director_required
 def extend(game_id: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
@@ -192,7 +192,7 @@ def extend(game_id: int) -> ResponseReturnValue:
     return action_done(back)
 
 
-@bp.post("/games/<id:game_id>/rounds/<id:number>/top")
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/top")
 @director_required
 def choose_top(game_id: int, number: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
@@ -209,7 +209,7 @@ def choose_top(game_id: int, number: int) -> ResponseReturnValue:
     return action_done(back)
 
 
-@bp.post("/games/<id:game_id>/rounds/<id:number>/corrections")
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/corrections")
 @director_required
 def correct(game_id: int, number: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
@@ -231,7 +231,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     return action_done(back)
 
 
-@bp.get("/games/<id:game_id>/export.<any(csv, gcg):kind>")
+@bp.get("/games/<game_id:game_id>/export.<any(csv, gcg):kind>")
 @director_required
 def download(game_id: int, kind: str) -> ResponseReturnValue:
     game = game_of_director(game_id)

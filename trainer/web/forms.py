@@ -96,6 +96,8 @@ def _setting_field(setting: Setting) -> Field:
         return SelectField(
             label, default=setting.default if setting.default is not None else unset, description=help_text
         )
+    if setting.name == "seed":  # digits as text: checked by the settings' own rule (trainer.duplicate.settings)
+        return StringField(label, description=help_text, validators=[Optional(), Length(max=60)])
     assert setting.low is not None and setting.high is not None
     default = setting.default if isinstance(setting.default, int) else None
     return _int(label, default, setting.low, setting.high, help_text, required=not setting.optional)

@@ -105,6 +105,11 @@ def _game_messages() -> dict[str, Say]:
             rules=p.get("rules", ""),
         ),
         "impossible_draw_rule": lambda p: _("No rack can meet these draw minimums with this tile set."),
+        "short_seed": lambda p: _(
+            "A seed you choose must have at least %(digits)s digits, or anyone could work it out from the first"
+            " rack. Leave it empty for a random one.",
+            digits=p.get("digits", 20),
+        ),
     }
 
 

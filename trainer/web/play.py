@@ -83,7 +83,7 @@ def page_context(game: Game, player: Player | None) -> dict[str, object]:
     }
 
 
-@bp.get("/play/<id:game_id>")
+@bp.get("/play/<game_id:game_id>")
 def play(game_id: int) -> ResponseReturnValue:
     game = game_or_missing(game_id)
     if game is None:
@@ -101,7 +101,7 @@ def play(game_id: int) -> ResponseReturnValue:
     return page
 
 
-@bp.get("/play/<id:game_id>/live")
+@bp.get("/play/<game_id:game_id>/live")
 def live(game_id: int) -> ResponseReturnValue:
     """The changing part of the player's page, fetched by its script after each event of the game."""
     game = game_or_missing(game_id)
@@ -113,7 +113,7 @@ def live(game_id: int) -> ResponseReturnValue:
     return render_template("play/_live.html", **page_context(game, player))
 
 
-@bp.post("/play/<id:game_id>/submit")
+@bp.post("/play/<game_id:game_id>/submit")
 @limited("submit")
 def submit(game_id: int) -> ResponseReturnValue:
     """Hand in a play. It is on disk before the answer says so; a later one replaces it until the deadline."""

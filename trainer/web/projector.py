@@ -27,13 +27,13 @@ def _context(game_id: int) -> dict[str, object]:
     }
 
 
-@bp.get("/games/<id:game_id>/projector")
+@bp.get("/games/<game_id:game_id>/projector")
 @director_required
 def show(game_id: int) -> ResponseReturnValue:
     return render_template("projector/projector.html", **_context(game_id))
 
 
-@bp.get("/games/<id:game_id>/projector/live")
+@bp.get("/games/<game_id:game_id>/projector/live")
 @director_required
 def live(game_id: int) -> ResponseReturnValue:
     return render_template("projector/_live.html", **_context(game_id))

@@ -1,0 +1,102 @@
+"""Games that share a draw, and what people outside a game may see of it (docs/rules.md §6.4, "Shared draws").
+
+Two games with the same seed, rules and draw rule draw the same racks as long as they place the same tops:
+a club replaying a finished game, or two rooms playing the same game the same evening. Whatever one of
+them has shown (a rack, a top, a score) is then the other's future. So a game that has shown a round some
+other game of its draw has not yet closed is shown only to its insiders (its director, its players) until
+that game closes it, finishes, or is ended. Outsiders (anyone else holding the game's id) are refused.
+
+A game created with the draw of others writes ``draw_shared`` in their event logs: an outsider's event
+stream of those games ends there (and is refused when it comes back, while the embargo lasts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Flask
+from sqlalchemy import func, select
+
+from ..core import accounts
+from ..core.clock import utcnow
+from ..core.codes import hash_token
+from ..core.database import db
+from ..duplicate.rounds import GameStatus, RoundStatus
+from .models import Event, Game, Player, Round
+
+DRAW_SHARED = "draw_shared"  # the event written in a game's log when another game takes its draw
+
+
+def _siblings(game: Game) -> list[Game]:
+    """The other games of ``game``'s draw that are still being played (not finished)."""
+    candidates = db.session.execute(
+        select(Game).where(
+            Game.seed == game.seed,
+            Game.rules == game.rules,
+            Game.id != game.id,
+            Game.status != GameStatus.FINISHED,
+        )
+    ).scalars()
+    return [other for other in candidates if other.draw_rule == game.draw_rule]
+
+
+def _closed_rounds(game: Game) -> int:
+    return int(
+        db.session.execute(
+            select(func.count()).where(Round.game_id == game.id, Round.status == RoundStatus.CLOSED)
+        ).scalar_one()
+    )
+
+
+def shown_to_outsiders(game: Game) -> bool:
+    """Whether everyone may see ``game``: every other game of its draw has closed every round it has shown."""
+    if game.round_number == 0:
+        return True  # a lobby shows its settings only (the seed stays private)
+    return all(_closed_rounds(other) >= game.round_number for other in _siblings(game))
+
+
+def inside(game: Game, director_id: int | None = None, player_token: str | None = None) -> bool:
+    """Whether the asker is of ``game``: its director, or one of its players (by their token)."""
+    if director_id is not None and director_id == game.director_id:
+        return True
+    if player_token:
+        found = db.session.execute(
+            select(Player.game_id).where(Player.token_hash == hash_token(player_token))
+        ).scalar_one_or_none()
+        return found == game.id
+    return False
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks, as a request outside Flask tells it: the session's director and player token, a bearer token."""
+
+    director_id: int | None = None
+    player_token: str | None = None
+    bearer: str | None = None
+
+
+def viewer(app: Flask, game_id: int, asker: Asker) -> str | None:
+    """``"inside"`` (the game's director or a player), ``"outside"`` (anyone, the game being shown to all), or
+    None (an outsider while the game is not shown to them), in a fresh application context (the hub's threads)."""
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        if game is None:
+            return None
+        bearer_director = accounts.director_for_token(asker.bearer) if asker.bearer else None
+        if inside(game, asker.director_id, asker.player_token) or inside(
+            game, bearer_director.id if bearer_director is not None else None, asker.bearer
+        ):
+            return "inside"
+        return "outside" if shown_to_outsiders(game) else None
+
+
+def announce_shared_draw(game: Game, author: str) -> None:
+    """Write ``draw_shared`` in the log of every other game of ``game``'s draw (the caller commits)."""
+    others = db.session.execute(
+        select(Game).where(Game.seed == game.seed, Game.rules == game.rules, Game.id != game.id)
+    ).scalars()
+    now = utcnow()
+    for other in others:
+        if other.draw_rule == game.draw_rule:
+            db.session.add(Event(game_id=other.id, kind=DRAW_SHARED, data={}, author=author, created_at=now))
