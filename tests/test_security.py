@@ -13,6 +13,7 @@ import secrets
 import stat
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from itertools import permutations
 from pathlib import Path
 from typing import Any, cast
@@ -21,13 +22,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from tests.redis_server import RedisServer
 from tests.test_pages import csrf_token, text_of
 from trainer.app import create_app
 from trainer.core import accounts
-from trainer.core.accounts import Director
+from trainer.core.accounts import Director, LoginSession
+from trainer.core.clock import utcnow
 from trainer.core.database import db
 from trainer.core.lexicons import lexicon_store
 from trainer.engine.board import Board
@@ -188,6 +190,120 @@ def test_a_club_joins_from_one_address_and_only_refused_codes_are_limited(
     # Another address is not affected, and the refused attempts stored nothing.
     api_join(client, code, "Elsewhere", address="192.0.2.10")
     assert rows(app, Player, game_id=game["id"]) == 61
+
+
+def test_names_are_normalised_and_no_second_zoe_joins(app: Flask, client: FlaskClient, directors: None) -> None:
+    """docs/rules.md §6.16: case variants, accents, look-alike letters, invisible and direction characters."""
+    game = new_game(client, token_for(client))
+    code = game["join_code"]
+    assert api_join(client, code, "Zoe")["name"] == "Zoe"
+    assert api_join(client, code, "\uff22\uff4f\uff42")["name"] == "Bob"  # full-width letters, as NFKC reads them
+    for same in ("zoe", "ZOE", "Zoé", "Z\u043ee", "\u0396oe", "Zo\u0435"):  # Cyrillic о, Greek Ζ, Cyrillic е
+        answer = client.post("/api/join", json={"code": code, "name": same}, **at(CLUB))
+        assert answer.status_code == 409, same
+        assert "(by 'Zoe')" in answer.get_json()["error"], same
+    for hidden in ("Zoe\u200b", "Z\u200doe", "\u202eeoZ", "Zo\u2066e", "Zoe\x07"):
+        answer = client.post("/api/join", json={"code": code, "name": hidden}, **at(CLUB))
+        assert answer.status_code == 422 and "cannot be shown" in answer.get_json()["error"], repr(hidden)
+    phone = app.test_client()
+    token = csrf_token(phone, "/join")
+    page = phone.post(
+        "/join", data={"csrf_token": token, "code": code, "name": "zoé"}, headers={"Accept-Language": "fr"}
+    )
+    assert (
+        page.status_code == 400
+        and "déjà" in text_of(page.get_data(as_text=True))
+        and "Zoe" in text_of(page.get_data(as_text=True))
+    )
+    assert rows(app, Player, game_id=game["id"]) == 2
+
+
+def test_the_director_renames_removes_and_closes_the_room(app: Flask, client: FlaskClient, directors: None) -> None:
+    alice = token_for(client)
+    game = new_game(client, alice)
+    gid, code = game["id"], game["join_code"]
+    zoe, fake, bob = (api_join(client, code, name) for name in ("Zoe", "Zo e", "Bob"))
+    listed = client.get(f"/api/games/{gid}/players", headers=bearer(alice)).get_json()["players"]
+    assert [p["name"] for p in listed] == ["Zoe", "Zo e", "Bob"]
+    assert client.get(f"/api/games/{gid}/players", headers=bearer(token_for(client, "bruno"))).status_code == 403
+    path = f"/api/games/{gid}/players/{bob['player_id']}/name"
+    assert client.post(path, json={"name": "zoé"}, headers=bearer(alice)).status_code == 409
+    assert client.post(path, json={"name": "Bob\u200b"}, headers=bearer(alice)).status_code == 422
+    assert client.post(path, json={"name": "Bobby"}, headers=bearer(alice)).get_json()["name"] == "Bobby"
+    assert (
+        client.post(f"/api/games/{gid}/players/999999/name", json={"name": "X"}, headers=bearer(alice)).status_code
+        == 404
+    )
+
+    # The impostor played once; removed, their play goes and their token stops working.
+    rack = client.post(f"/api/games/{gid}/start", headers=bearer(alice)).get_json()["rack"]
+    word, _phony = plays(app, rack)
+    play = f"/api/games/{gid}/rounds/1/plays"
+    assert client.post(play, json={"move": word}, headers=bearer(fake["token"])).status_code == 200
+    assert client.delete(f"/api/games/{gid}/players/{fake['player_id']}", headers=bearer(alice)).status_code == 204
+    assert client.post(play, json={"move": word}, headers=bearer(fake["token"])).status_code == 401
+    assert rows(app, Submission, player_id=fake["player_id"]) == 0
+    assert client.post(play, json={"move": word}, headers=bearer(zoe["token"])).status_code == 200
+    client.post(f"/api/games/{gid}/close", headers=bearer(alice))
+    names = [s["name"] for s in client.get(f"/api/games/{gid}/standings").get_json()["standings"]]
+    assert sorted(names) == ["Bobby", "Zoe"]
+
+    # Closed to newcomers: a clear refusal, the players already in stay; opened again, joins are taken.
+    assert client.post(f"/api/games/{gid}/lock", headers=bearer(alice)).get_json()["locked"] is True
+    answer = client.post("/api/join", json={"code": code, "name": "Late"}, **at(CLUB))
+    assert answer.status_code == 403 and "closed this game to new players" in answer.get_json()["error"]
+    phone = app.test_client()
+    token = csrf_token(phone, "/join")
+    page = phone.post(
+        "/join", data={"csrf_token": token, "code": code, "name": "Late"}, headers={"Accept-Language": "fr"}
+    )
+    assert page.status_code == 400 and "fermé cette partie" in text_of(page.get_data(as_text=True))
+    assert client.post(f"/api/games/{gid}/unlock", headers=bearer(alice)).get_json()["locked"] is False
+    assert api_join(client, code, "Late")["name"] == "Late"
+    kinds = [e["kind"] for e in _sse_data(client.get(f"/api/games/{gid}/events?timeout=0").get_data(as_text=True))]
+    assert {"renamed", "removed", "locked", "unlocked"} <= set(kinds)
+
+    # The console does the same from the page.
+    director = app.test_client()
+    assert page_login(director, "alice", PASSWORD).status_code == 303
+    console = text_of(director.get(f"/director/games/{gid}").get_data(as_text=True))
+    assert "The room is open" in console and "Remove Late and their plays" in console
+    token = csrf_token(director, f"/director/games/{gid}")
+    late = next(
+        p
+        for p in client.get(f"/api/games/{gid}/players", headers=bearer(alice)).get_json()["players"]
+        if p["name"] == "Late"
+    )
+    assert (
+        director.post(
+            f"/director/games/{gid}/players/{late['player_id']}/rename", data={"csrf_token": token, "name": "Laetitia"}
+        ).status_code
+        == 303
+    )
+    assert director.post(f"/director/games/{gid}/lock", data={"csrf_token": token}).status_code == 303
+    console = text_of(director.get(f"/director/games/{gid}").get_data(as_text=True))
+    assert "The room is closed" in console and "Laetitia" in console
+    assert (
+        director.post(
+            f"/director/games/{gid}/players/{late['player_id']}/remove", data={"csrf_token": token}
+        ).status_code
+        == 303
+    )
+    assert "Laetitia" not in text_of(director.get(f"/director/games/{gid}").get_data(as_text=True))
+
+
+def test_joins_from_one_address_are_limited(app: Flask, client: FlaskClient, directors: None) -> None:
+    """A join flood made 5,000 fake players in 55 s with the public code (issue 14): joins per address count."""
+    app.config["TIRAGE_RATELIMIT_JOINED"] = "5/minute"
+    game = new_game(client, token_for(client))
+    for n in range(5):
+        api_join(client, game["join_code"], f"Flood {n}")
+    assert_429(
+        client.post("/api/join", json={"code": game["join_code"], "name": "Flood 5"}, **at(CLUB)),
+        "too many players joined from your network",
+    )
+    api_join(client, game["join_code"], "Elsewhere", address="192.0.2.10")  # another address is not held back
+    assert rows(app, Player, game_id=game["id"]) == 6
 
 
 def test_refused_codes_from_every_address_share_one_cap(app: Flask, client: FlaskClient, directors: None) -> None:
@@ -396,6 +512,96 @@ def test_cookies_are_http_only_and_same_site(app: Flask, client: FlaskClient, di
         assert "secure" not in attributes, name  # plain http: a Secure cookie would never come back
     language = client.get("/?lang=fr")
     assert {"httponly", "samesite=lax"} <= _attributes(_cookie(language, "tirage_lang"))
+
+
+def _browser_with(app: Flask, cookies: dict[str, str]) -> FlaskClient:
+    """Another browser holding copies of ``cookies`` (as a thief who copied them would)."""
+    browser = app.test_client()
+    for name, value in cookies.items():
+        browser.set_cookie(name, value)
+    return browser
+
+
+def _cookies(client: FlaskClient, *names: str) -> dict[str, str]:
+    found = {name: client.get_cookie(name) for name in names}
+    assert all(found.values()), found
+    return {name: cookie.value for name, cookie in found.items() if cookie is not None}
+
+
+def _logged_in(browser: FlaskClient) -> bool:
+    return browser.get("/director/").status_code == 200
+
+
+def test_logging_out_ends_every_copy_of_the_login(app: Flask, client: FlaskClient, directors: None) -> None:
+    """Issue 14: cookies copied before logout still worked, and the remember cookie was the same at every login."""
+    assert page_login(client, "alice", PASSWORD).status_code == 303
+    copied = _cookies(client, "session", "remember_token")
+    assert _logged_in(_browser_with(app, copied)) and _logged_in(
+        _browser_with(app, {"remember_token": copied["remember_token"]})
+    )
+    again = app.test_client()
+    assert page_login(again, "alice", PASSWORD).status_code == 303
+    assert _cookies(again, "remember_token")["remember_token"] != copied["remember_token"]  # a login of its own
+    expires = client.get_cookie("remember_token").expires  # type: ignore[union-attr]
+    assert expires is not None and 29 <= (expires - datetime.now(UTC)).days <= 30
+
+    token = csrf_token(client, "/director/")
+    assert client.post("/director/logout", data={"csrf_token": token}).status_code == 303
+    for cookies in (copied, {"session": copied["session"]}, {"remember_token": copied["remember_token"]}):
+        assert not _logged_in(_browser_with(app, cookies)), list(cookies)
+    assert _logged_in(again)  # the other login goes on
+
+
+def test_a_remember_cookie_is_exchanged_each_time_it_brings_a_browser_back(
+    app: Flask, client: FlaskClient, directors: None
+) -> None:
+    assert page_login(client, "alice", PASSWORD).status_code == 303
+    first = _cookies(client, "remember_token")
+    came_back = _browser_with(app, first)  # the browser was closed: the session cookie is gone
+    assert _logged_in(came_back)
+    second = _cookies(came_back, "remember_token")
+    assert second != first
+    assert _logged_in(_browser_with(app, first))  # the browser's other requests of the moment still count
+    with app.app_context():  # a minute later, the replaced cookie has ended
+        db.session.execute(
+            update(LoginSession)
+            .where(LoginSession.expires_at < utcnow() + timedelta(minutes=2))
+            .values(expires_at=utcnow() - timedelta(seconds=1))
+        )
+        db.session.commit()
+    assert not _logged_in(_browser_with(app, first))
+    assert _logged_in(_browser_with(app, second)) and _logged_in(came_back)
+
+
+def test_a_new_password_ends_every_other_login_and_api_token(app: Flask, client: FlaskClient, directors: None) -> None:
+    assert page_login(client, "alice", PASSWORD).status_code == 303
+    laptop = app.test_client()
+    assert page_login(laptop, "alice", PASSWORD).status_code == 303
+    remembered = _cookies(laptop, "remember_token")
+    api = token_for(client)
+    assert client.get("/account/password").status_code == 200
+    token = csrf_token(client, "/account/password")
+    form = {"csrf_token": token, "current": PASSWORD, "new": "another-pass-1", "again": "another-pass-1"}
+    wrong = client.post("/account/password", data={**form, "current": "not-it-at-all"})
+    assert wrong.status_code == 400 and "not your current password" in text_of(wrong.get_data(as_text=True))
+    short = client.post("/account/password", data={**form, "new": "short", "again": "short"})
+    assert short.status_code == 400 and "at least 8 characters" in text_of(short.get_data(as_text=True))
+    assert client.post("/account/password", data=form).status_code == 303
+    assert _logged_in(client)  # this browser goes on, with a new login
+    assert not _logged_in(laptop) and not _logged_in(_browser_with(app, remembered))
+    answer = client.post("/api/games", json={}, headers=bearer(api))
+    assert answer.status_code == 401  # the token signed before the change
+    assert page_login(app.test_client(), "alice", PASSWORD).status_code == 400
+    assert page_login(app.test_client(), "alice", "another-pass-1").status_code == 303
+    # A learner's password works the same way.
+    learner = app.test_client()
+    signup = csrf_token(learner, "/study/signup")
+    learner.post("/study/signup", data={"csrf_token": signup, "username": "lea", "password": PASSWORD})
+    other = app.test_client()
+    assert page_login(other, "lea", PASSWORD, path="/study/login").status_code == 303
+    token = csrf_token(learner, "/account/password")
+    assert learner.post("/account/password", data={**form, "csrf_token": token}).status_code == 303
+    assert other.get("/study/").status_code == 302 and learner.get("/study/").status_code == 200
 
 
 def test_behind_https_cookies_are_secure_and_hsts_is_sent(

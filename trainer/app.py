@@ -13,6 +13,7 @@ import importlib.util
 import os
 import secrets
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from flask import Flask
 
 from . import api, games, http, web
 from .core import database, lexicons
+from .core.accounts import REMEMBER_DAYS
 from .core.paths import instance_path
 from .http import ratelimit
 from .study import models as _study_models  # noqa: F401  (each service's models module registers its tables)
@@ -60,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",  # Flask-Login's "remember me" cookie of director and learner logins
         REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_DURATION=timedelta(days=REMEMBER_DAYS),  # its login row lives as long (core.accounts)
         # Behind https (a proxy that terminates TLS), cookies must never travel in clear: TIRAGE_HTTPS=1.
         TIRAGE_HTTPS=https,
         SESSION_COOKIE_SECURE=https,

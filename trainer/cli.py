@@ -131,6 +131,30 @@ def director_create(name: str, password: str) -> None:
     click.echo(f"director {name} created")
 
 
+@director.command("password")
+@click.argument("name")
+@click.password_option("--password", help="The new password (asked for when left out).")
+def director_password(name: str, password: str) -> None:
+    """Give the director NAME a new password: every login and API token of theirs ends (a lost or shared laptop)."""
+    from sqlalchemy import select
+
+    from .app import create_app
+    from .core.accounts import Director, change_password
+    from .core.database import db
+    from .core.errors import Refused
+
+    app = create_app()
+    with app.app_context():
+        account = db.session.execute(select(Director).where(Director.username == name)).scalar_one_or_none()
+        if account is None:
+            raise click.ClickException(f"there is no director named {name!r}")
+        try:
+            change_password(account, password)
+        except Refused as exc:
+            raise click.ClickException(str(exc)) from None
+    click.echo(f"director {name}: new password; every login of theirs has ended")
+
+
 def _json_command(handler: Callable[[object, LexiconStore], dict[str, Any]]) -> None:
     """Read one JSON object from stdin, print one JSON line; errors are one line and exit 1."""
     try:

@@ -118,6 +118,40 @@ def extend(game_id: int) -> ResponseReturnValue:
     return _director_state(game_id)
 
 
+@bp.post("/games/<game_id:game_id>/lock")
+def lock(game_id: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    service.lock_room(game, True, director.username)
+    return _director_state(game_id)
+
+
+@bp.post("/games/<game_id:game_id>/unlock")
+def unlock(game_id: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    service.lock_room(game, False, director.username)
+    return _director_state(game_id)
+
+
+@bp.get("/games/<game_id:game_id>/players")
+def players(game_id: int) -> ResponseReturnValue:
+    game, _director = directed_game(game_id)
+    return jsonify(players=[present.player(p) for p in game.players])
+
+
+@bp.post("/games/<game_id:game_id>/players/<id:player_id>/name")
+def rename_player(game_id: int, player_id: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    player = service.rename_player(game, player_id, json_body().get("name"), director.username)
+    return jsonify(present.player(player))
+
+
+@bp.delete("/games/<game_id:game_id>/players/<id:player_id>")
+def remove_player(game_id: int, player_id: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    service.remove_player(game, player_id, director.username)
+    return "", 204
+
+
 @bp.post("/games/<game_id:game_id>/rounds/<id:number>/top")
 def choose_top(game_id: int, number: int) -> ResponseReturnValue:
     game, director = directed_game(game_id)

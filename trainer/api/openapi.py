@@ -48,6 +48,12 @@ ROUND = {
     "description": "Round number, from 1.",
     "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
 }
+PLAYER_ID = {
+    "name": "player_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+}
 DIRECTOR: list[dict[str, list[str]]] = [{"directorToken": []}]
 PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
 
@@ -170,6 +176,7 @@ SCHEMAS: dict[str, Any] = {
             "seconds_left": {"type": ["number", "null"]},
             "submissions": {"type": "integer", "description": "Players who have handed in a play this round."},
             "players": {"type": "integer"},
+            "locked": {"type": "boolean", "description": "The director has closed the room to new players."},
             "notation": {"enum": ["english", "french"]},
             "next_round_at": _TIME,
             "end_reason": {"type": ["string", "null"]},
@@ -217,6 +224,21 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["seconds"],
         "properties": {"seconds": {"type": "integer", "minimum": 1, "maximum": 3600}},
+    },
+    "RenameRequest": {
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string", "description": "1 to 40 characters that can be shown."}},
+    },
+    "PlayerEntry": {
+        "type": "object",
+        "required": ["player_id", "name", "joined_at"],
+        "properties": {"player_id": _INT, "name": _STR, "joined_at": _TIME},
+    },
+    "PlayerList": {
+        "type": "object",
+        "required": ["players"],
+        "properties": {"players": {"type": "array", "items": _ref("PlayerEntry")}},
     },
     "TopRequest": {
         "type": "object",
@@ -395,6 +417,41 @@ PATHS: dict[str, Any] = {
         "End the game now", "A round in play is closed and scored first; end_reason is director."
     ),
     "/api/games/{game_id}/extend": _director_action("Give the round more time", "Also while paused.", "ExtendRequest"),
+    "/api/games/{game_id}/lock": _director_action(
+        "Close the room to new players", "Joins are refused (403) until it is opened again; players stay."
+    ),
+    "/api/games/{game_id}/unlock": _director_action("Open the room to new players again", "Joins are taken again."),
+    "/api/games/{game_id}/players": {
+        "get": {
+            "tags": ["director"],
+            "summary": "The game's players",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID],
+            "responses": {**_ok("PlayerList", "Every player, by joining order."), **_errors(401, 403, 404)},
+        }
+    },
+    "/api/games/{game_id}/players/{player_id}/name": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Rename a player",
+            "description": "The rules of a join apply: no name that reads like another player's (case, accents,"
+            " look-alike letters). The player's plays stay theirs.",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID, PLAYER_ID],
+            "requestBody": _body("RenameRequest"),
+            "responses": {**_ok("PlayerEntry", "The player renamed."), **_errors(400, 401, 403, 404, 409, 413, 422)},
+        }
+    },
+    "/api/games/{game_id}/players/{player_id}": {
+        "delete": {
+            "tags": ["director"],
+            "summary": "Remove a player",
+            "description": "Their token stops working; their plays, results and corrections are removed.",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID, PLAYER_ID],
+            "responses": {"204": {"description": "Removed."}, **_errors(401, 403, 404)},
+        }
+    },
     "/api/games/{game_id}/rounds/{number}/top": {
         "post": {
             **_director_action("Place another top", "During the round's reveal, before the next round.", "TopRequest")[

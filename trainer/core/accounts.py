@@ -3,26 +3,35 @@
 Passwords are hashed with Werkzeug's scrypt. A director using the JSON API gets a signed token
 (itsdangerous, keyed by the application's secret) instead of a session. Login pages and the CLI
 share the rules here: a name of 1 to 80 characters, a password of at least 8.
+
+A login of the pages is a :class:`LoginSession` row, named by a random key the browser's cookies carry:
+logging out deletes it, so every copy of those cookies stops working; a password change deletes every
+login of the account (and the API tokens signed before it); a "remember me" cookie is exchanged for a
+new key each time it brings a browser back, and lives :data:`REMEMBER_DAYS` days.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import String, select
+from sqlalchemy import Index, String, delete, select
 from sqlalchemy.orm import Mapped, mapped_column
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .clock import utcnow
+from .codes import hash_token
 from .database import Model, db
 from .errors import Refused
 
 DIRECTOR_TOKEN_MAX_AGE = 24 * 3600  # a club night, with margin
+REMEMBER_DAYS = 30  # a "remember me" login unused this long ends
+ROTATION_GRACE = timedelta(seconds=60)  # a replaced remember key still serves the requests already under way
 MIN_PASSWORD = 8
 MAX_ACCOUNT_NAME = 80
 
@@ -51,6 +60,22 @@ class Learner(Model):
 
 
 A = TypeVar("A", Director, Learner)
+ACCOUNT_KINDS: dict[str, type[Director] | type[Learner]] = {"director": Director, "learner": Learner}
+
+
+class LoginSession(Model):
+    """One login of the pages: deleted at logout, replaced when a remember cookie is used, gone after a password
+    change. The browser holds the key; the table only its hash."""
+
+    __tablename__ = "login_session"
+    __table_args__ = (Index("ix_login_session_account", "account_kind", "account_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    account_kind: Mapped[str] = mapped_column(String(16))  # director or learner
+    account_id: Mapped[int] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column()
 
 
 def check_password(password: object) -> str:
@@ -107,6 +132,85 @@ def authenticate_learner(username: object, password: object) -> Learner | None:
     return _authenticate(Learner, username, password)
 
 
+def _kind_of(account: Director | Learner) -> str:
+    return "director" if isinstance(account, Director) else "learner"
+
+
+def start_login(account: Director | Learner, now: datetime | None = None) -> str:
+    """A new login of ``account``; its key, for the browser's cookies (committed)."""
+    key = secrets.token_urlsafe(24)
+    now = now or utcnow()
+    db.session.add(
+        LoginSession(
+            key_hash=hash_token(key),
+            account_kind=_kind_of(account),
+            account_id=account.id,
+            created_at=now,
+            expires_at=now + timedelta(days=REMEMBER_DAYS),
+        )
+    )
+    db.session.commit()
+    return key
+
+
+def logged_in(kind: str, account_id: int, key: str, now: datetime | None = None) -> Director | Learner | None:
+    """The account of a live login (``kind``, id and key as the cookie holds them), else None."""
+    model = ACCOUNT_KINDS.get(kind)
+    if model is None:
+        return None
+    row = db.session.execute(select(LoginSession).where(LoginSession.key_hash == hash_token(key))).scalar_one_or_none()
+    if row is None or row.account_kind != kind or row.account_id != account_id or row.expires_at <= (now or utcnow()):
+        return None
+    return db.session.get(Director, account_id) if model is Director else db.session.get(Learner, account_id)
+
+
+def login_of(user_id: str) -> tuple[Director | Learner, str] | None:
+    """The account and key of a login as the session holds it (``director:<id>:<key>``), if it is live."""
+    kind, number, key = [*user_id.split(":"), "", ""][:3]
+    if not (number.isascii() and number.isdigit() and key):
+        return None  # a cookie of an older version (no key) is a login that has ended
+    account = logged_in(kind, int(number), key)
+    return (account, key) if account is not None else None
+
+
+def end_login(key: str) -> None:
+    """Log out: the login with this key ends, in every browser that holds a copy of its cookies."""
+    db.session.execute(delete(LoginSession).where(LoginSession.key_hash == hash_token(key)))
+    db.session.commit()
+
+
+def renew_login(account: Director | Learner, key: str, now: datetime | None = None) -> str:
+    """A remember cookie was used: a new key for the login, the old one ending after :data:`ROTATION_GRACE` (the
+    browser's other requests of the moment still carry it). A stolen cookie used once is then useless to one of
+    the two holders, who finds themselves logged out."""
+    now = now or utcnow()
+    row = db.session.execute(select(LoginSession).where(LoginSession.key_hash == hash_token(key))).scalar_one_or_none()
+    if row is not None:
+        row.expires_at = min(row.expires_at, now + ROTATION_GRACE)
+    return start_login(account, now)
+
+
+def end_every_login(account: Director | Learner) -> None:
+    """Every login of the account ends (the caller commits)."""
+    db.session.execute(
+        delete(LoginSession).where(
+            LoginSession.account_kind == _kind_of(account), LoginSession.account_id == account.id
+        )
+    )
+
+
+def change_password(account: Director | Learner, password: object) -> None:
+    """A new password (``short_password`` if too short); every login of the account and its API tokens end."""
+    account.password_hash = generate_password_hash(check_password(password))
+    end_every_login(account)
+    db.session.commit()
+
+
+def _password_mark(director: Director) -> str:
+    """A few characters of the password hash's digest, in API tokens: a new password voids the tokens before it."""
+    return hashlib.sha256(director.password_hash.encode()).hexdigest()[:16]
+
+
 def _serializer() -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="tirage-director")
 
@@ -114,7 +218,9 @@ def _serializer() -> URLSafeTimedSerializer:
 def director_token(username: object, password: object) -> str | None:
     """A token for the director if the password is right, else None."""
     director = authenticate_director(username, password)
-    return None if director is None else _serializer().dumps({"director": director.id})
+    return (
+        None if director is None else _serializer().dumps({"director": director.id, "mark": _password_mark(director)})
+    )
 
 
 def director_for_token(token: str) -> Director | None:
@@ -123,4 +229,5 @@ def director_for_token(token: str) -> Director | None:
     except BadSignature:
         return None
     director_id = data.get("director") if isinstance(data, dict) else None
-    return db.session.get(Director, director_id) if isinstance(director_id, int) else None
+    director = db.session.get(Director, director_id) if isinstance(director_id, int) else None
+    return director if director is not None and data.get("mark") == _password_mark(director) else None

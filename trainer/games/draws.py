@@ -71,7 +71,7 @@ def inside(game: Game, director_id: int | None = None, player_token: str | None 
 class Asker:
     """Who asks, as a request outside Flask tells it: the session's director and player token, a bearer token."""
 
-    director_id: int | None = None
+    login_id: str | None = None  # Flask-Login's ``_user_id``, checked against the logins table
     player_token: str | None = None
     bearer: str | None = None
 
@@ -83,8 +83,10 @@ def viewer(app: Flask, game_id: int, asker: Asker) -> str | None:
         game = db.session.get(Game, game_id)
         if game is None:
             return None
+        login = accounts.login_of(asker.login_id) if asker.login_id else None
+        director_id = login[0].id if login is not None and isinstance(login[0], accounts.Director) else None
         bearer_director = accounts.director_for_token(asker.bearer) if asker.bearer else None
-        if inside(game, asker.director_id, asker.player_token) or inside(
+        if inside(game, director_id, asker.player_token) or inside(
             game, bearer_director.id if bearer_director is not None else None, asker.bearer
         ):
             return "inside"

@@ -61,6 +61,7 @@ class Game(Model):
     solo_min_players: Mapped[int] = mapped_column(default=16)
     seed: Mapped[int] = mapped_column(SeedDigits, index=True)  # index: the games that share a draw
     max_rounds: Mapped[int | None] = mapped_column(default=None)
+    locked: Mapped[bool] = mapped_column(default=False)  # the director closed the room to new players
     status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby playing paused revealing finished
     round_number: Mapped[int] = mapped_column(default=0)
     board: Mapped[str] = mapped_column(Text)  # rows joined, as in ``tirage analyze``
@@ -79,11 +80,15 @@ class Player(Model):
     """Someone who joined a game with its code; their token only lets them submit for themselves."""
 
     __tablename__ = "player"
-    __table_args__ = (UniqueConstraint("game_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "name"),
+        Index("ix_player_game_id_name_key", "game_id", "name_key", unique=True),  # no second "Zoe" (core.names)
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("game.id"))
     name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160))  # trainer.core.names.name_key
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -53,11 +53,17 @@ def state(game: Game, for_director: bool) -> dict[str, Any]:
         "notation": game.notation,
         "next_round_at": iso(game.next_round_at),
         "end_reason": game.end_reason,
+        "locked": game.locked,
         "settings": settings(game, with_seed=for_director),
     }
     if for_director:
         answer["join_code"] = game.join_code
     return answer
+
+
+def player(row: Player) -> dict[str, Any]:
+    """A player as the director's list shows them."""
+    return {"player_id": row.id, "name": row.name, "joined_at": iso(row.joined_at)}
 
 
 def _player_round(p: PlayerRound, player_id: int | None, row: Result | None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import distinct, func, insert, select, update
+from sqlalchemy import delete, distinct, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.accounts import Director
@@ -33,7 +33,7 @@ from ..core.codes import hash_token, new_join_code, new_token, typed_code
 from ..core.database import db, table_of
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
-from ..core.names import player_name
+from ..core.names import name_key, player_name
 from ..duplicate import rounds
 from ..duplicate import settings as declared
 from ..duplicate.errors import RuleError
@@ -175,11 +175,12 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
         raise Refused("unknown_code", f"no game has the code {typed!r}", join_code=typed)
     if game.status == GameStatus.FINISHED:
         raise Refused("game_finished", "this game is finished")
-    taken = db.session.execute(select(Player.id).where(Player.game_id == game.id, Player.name == name)).first()
-    if taken is not None:
-        raise Refused("name_taken", f"the name {name!r} is taken in this game: choose another", name=name)
+    if game.locked:
+        raise Refused("room_locked", "the director has closed this game to new players: ask them to open it")
+    key = name_key(name)
+    _check_name_free(game, name, key)
     token = new_token()
-    player = Player(game_id=game.id, name=name, token_hash=hash_token(token))
+    player = Player(game_id=game.id, name=name, name_key=key, token_hash=hash_token(token))
     db.session.add(player)
     try:
         db.session.flush()
@@ -189,6 +190,60 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
     log(game.id, "joined", {"players": player_count(game)}, name)
     db.session.commit()
     return player, token
+
+
+def _check_name_free(game: Game, name: str, key: str, besides: int | None = None) -> None:
+    """Refused (``name_taken``, naming the player who has it) when a player of ``game`` other than ``besides``
+    has a name that reads the same: the same but for case, accents or look-alike letters (core.names)."""
+    query = select(Player.name).where(Player.game_id == game.id, Player.name_key == key)
+    if besides is not None:
+        query = query.where(Player.id != besides)
+    holder = db.session.execute(query).scalar_one_or_none()
+    if holder is not None:
+        raise Refused(
+            "name_taken", f"the name {name!r} is taken in this game (by {holder!r}): choose another", name=holder
+        )
+
+
+def _player_of(game: Game, player_id: object) -> Player:
+    player = (
+        db.session.get(Player, player_id) if isinstance(player_id, int) and not isinstance(player_id, bool) else None
+    )
+    if player is None or player.game_id != game.id:
+        raise Refused("no_player", f"game {game.id} has no player {player_id!r}")
+    return player
+
+
+def lock_room(game: Game, locked: bool, author: str) -> None:
+    """Close the game to new players (``locked``) or open it again; the players already in stay."""
+    if game.locked != locked:
+        game.locked = locked
+        log(game.id, "locked" if locked else "unlocked", {}, author)
+    db.session.commit()
+
+
+def rename_player(game: Game, player_id: object, name: object, author: str) -> Player:
+    """The director renames a player (a typo, an impostor's "Zoe"): the same rules as a join; their plays stay."""
+    player = _player_of(game, player_id)
+    new_name = player_name(name)
+    key = name_key(new_name)
+    _check_name_free(game, new_name, key, besides=player.id)
+    old = player.name
+    player.name, player.name_key = new_name, key
+    log(game.id, "renamed", {"player": player.id, "from": old, "to": new_name}, author)
+    db.session.commit()
+    return player
+
+
+def remove_player(game: Game, player_id: object, author: str) -> None:
+    """The director removes a player (a prank, a duplicate): their token stops working, their plays, results and
+    corrections go, and the standings are those of the others."""
+    player = _player_of(game, player_id)
+    for model in (Correction, Result, Submission):
+        db.session.execute(delete(model).where(model.player_id == player.id))
+    db.session.delete(player)
+    log(game.id, "removed", {"player": player.id, "name": player.name, "players": player_count(game)}, author)
+    db.session.commit()
 
 
 def player_for_token(token: str) -> Player | None:

@@ -31,8 +31,8 @@ _BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "b
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
                  "wrong_credentials")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
-              "results_not_published", "draw_not_public")  # fmt: skip
-_NOT_FOUND = ("no_game", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card")
+              "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
+_NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card")
 _CONFLICT = (
     # a room's state does not allow it now
     "already_started", "game_finished", "round_closed", "round_not_closed", "not_running", "not_paused",

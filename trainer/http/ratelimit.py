@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import os
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -60,16 +61,20 @@ REFUSED_FLAG = "tirage_refused_guess"
 DEFAULT_LIMITS: dict[str, str] = {
     "TIRAGE_RATELIMIT_JOIN": "20/minute",  # refused join codes from one address (a club's typos stay far below)
     "TIRAGE_RATELIMIT_JOIN_ALL": "300/minute",  # refused join codes from all addresses together
+    # Players who joined from one address: a club's Wi-Fi joins a few hundred phones in minutes; a flood of fake
+    # players (5,000 in 55 s) now takes 8 minutes, and the director can close the room and remove them.
+    "TIRAGE_RATELIMIT_JOINED": "600/minute",
     "TIRAGE_RATELIMIT_LOGIN": "10/minute",  # refused logins from one address, and for one account name
     "TIRAGE_RATELIMIT_SUBMIT": "30/minute",  # plays handed in by one player
     "TIRAGE_RATELIMIT_ANSWER": "120/minute",  # words typed on a word wall by one player (two a second)
 }
 
 # What each limit says when it is reached. The limit carries its kind in ``error_message``.
-JOIN, JOIN_ALL, LOGIN, SUBMIT, ANSWER = "join", "join_all", "login", "submit", "answer"
+JOIN, JOIN_ALL, JOINED, LOGIN, SUBMIT, ANSWER = "join", "join_all", "joined", "login", "submit", "answer"
 API_MESSAGES: dict[str, str] = {
     JOIN: "too many join codes that name no game were tried from your network: try again in {seconds} s",
     JOIN_ALL: "too many join codes that name no game were tried on this server: try again in {seconds} s",
+    JOINED: "too many players joined from your network within a minute: try again in {seconds} s",
     LOGIN: "too many failed logins: try again in {seconds} s",
     SUBMIT: "too many plays handed in within a minute: try again in {seconds} s",
     ANSWER: "too many words typed within a minute: try again in {seconds} s",
@@ -99,6 +104,11 @@ def refused_guess() -> None:
 
 def _was_refused(_response: Response) -> bool:
     return bool(getattr(g, REFUSED_FLAG, False))
+
+
+def _joined(response: Response) -> bool:
+    """A join that was taken (a player made), counted against the joins of the address."""
+    return response.status_code in (201, 303) and not _was_refused(response)
 
 
 def _everyone() -> str:
@@ -208,6 +218,13 @@ def _apply_limits(app: Flask, limits: Limiter) -> None:
             deduct_when=_was_refused,
             error_message=JOIN_ALL,
         ),
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_JOINED"),
+            scope="joined",
+            methods=["POST"],
+            deduct_when=_joined,
+            error_message=JOINED,
+        ),
     ]
     login = [
         limits.shared_limit(
@@ -286,6 +303,12 @@ def _page_message(kind: str, seconds: int) -> str:
             "Too many join codes that name no game were tried on this server just now. Try again in %(num)s seconds.",
             seconds,
         )
+    elif kind == JOINED:
+        said = ngettext(
+            "Too many players joined from your network within a minute. Try again in %(num)s second.",
+            "Too many players joined from your network within a minute. Try again in %(num)s seconds.",
+            seconds,
+        )
     elif kind == LOGIN:
         said = ngettext(
             "Too many failed logins. Wait %(num)s second, then try again.",
@@ -335,8 +358,8 @@ def storage_uri(redis_url: str | None) -> str:
 
 def init_app(app: Flask) -> None:
     """The limiter; call after every blueprint is registered (the limits wrap their views)."""
-    for key, value in DEFAULT_LIMITS.items():
-        app.config.setdefault(key, value)
+    for key, value in DEFAULT_LIMITS.items():  # the environment may set them (a benchmark's many phones)
+        app.config.setdefault(key, os.environ.get(key) or value)
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config.get("TIRAGE_REDIS_URL")))
     app.config.setdefault(
         "RATELIMIT_STORAGE_OPTIONS",

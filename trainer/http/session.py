@@ -59,7 +59,8 @@ class SessionCookie:
         return self.read(parse_cookie(header).get(self.name))
 
 
-def director_id_in(session_data: Mapping[str, Any]) -> int | None:
-    """The director a session is logged in as (Flask-Login's ``_user_id``, ``director:<id>``), if any."""
-    kind, _, number = str(session_data.get("_user_id") or "").partition(":")
-    return int(number) if kind == "director" and number.isascii() and number.isdigit() else None
+def login_id_in(session_data: Mapping[str, Any]) -> str | None:
+    """The login a session holds (Flask-Login's ``_user_id``: ``director:<id>:<key>``), to check against the
+    logins table (trainer.core.accounts.login_of)."""
+    user_id = session_data.get("_user_id")
+    return user_id if isinstance(user_id, str) and user_id else None

@@ -40,7 +40,7 @@ from ..http.addresses import client_network
 from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
 from ..http.ids import MAX_GAME_ID
-from ..http.session import PLAYER_TOKENS, SessionCookie, director_id_in, token_in
+from ..http.session import PLAYER_TOKENS, SessionCookie, login_id_in, token_in
 from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
 from .asgi_tools import Receive, Scope, Send, Workers
 from .hub import EventHub, Stream
@@ -216,7 +216,7 @@ class EventStreams:
         session = self._session.from_header(headers.get("cookie", ""))
         scheme, _, token = headers.get("authorization", "").partition(" ")
         return draws.Asker(
-            director_id_in(session),
+            login_id_in(session),
             token_in(session, PLAYER_TOKENS, game_id),
             token.strip() or None if scheme.lower() == "bearer" else None,
         )

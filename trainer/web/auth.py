@@ -1,8 +1,9 @@
 """Logins for the pages (Flask-Login): directors run games, learners study words; the JSON API
 keeps its bearer tokens.
 
-A logged-in user is identified as ``director:<id>`` or ``learner:<id>``, so the two kinds of
-account share one login manager without their ids colliding.
+A logged-in user is identified as ``director:<id>:<key>`` or ``learner:<id>:<key>``, so the two kinds of
+account share one login manager without their ids colliding; the key names the login's row
+(:class:`trainer.core.accounts.LoginSession`), which logout deletes: a copied cookie then opens nothing.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any, TypeVar, cast
 
 from flask import Flask, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
-from flask_login import LoginManager, UserMixin, current_user
+from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user, user_loaded_from_cookie
 
+from ..core import accounts
 from ..core.accounts import Director, Learner
 from ..core.database import db
 from ..games.models import Game
@@ -30,11 +32,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 class DirectorLogin(UserMixin):
     """The logged-in director, as Flask-Login sees them."""
 
-    def __init__(self, director: Director) -> None:
+    def __init__(self, director: Director, key: str) -> None:
         self.director = director
+        self.key = key
 
     def get_id(self) -> str:
-        return f"director:{self.director.id}"
+        return f"director:{self.director.id}:{self.key}"
 
     @property
     def username(self) -> str:
@@ -44,11 +47,12 @@ class DirectorLogin(UserMixin):
 class LearnerLogin(UserMixin):
     """The logged-in learner, as Flask-Login sees them."""
 
-    def __init__(self, learner: Learner) -> None:
+    def __init__(self, learner: Learner, key: str) -> None:
         self.learner = learner
+        self.key = key
 
     def get_id(self) -> str:
-        return f"learner:{self.learner.id}"
+        return f"learner:{self.learner.id}:{self.key}"
 
     @property
     def username(self) -> str:
@@ -56,16 +60,36 @@ class LearnerLogin(UserMixin):
 
 
 def _load_user(user_id: str) -> DirectorLogin | LearnerLogin | None:
-    kind, _, number = user_id.partition(":")
-    if not number.isdigit():
+    login = accounts.login_of(user_id)
+    if login is None:
         return None
-    if kind == "director":
-        director = db.session.get(Director, int(number))
-        return DirectorLogin(director) if director is not None else None
-    if kind == "learner":
-        learner = db.session.get(Learner, int(number))
-        return LearnerLogin(learner) if learner is not None else None
-    return None
+    account, key = login
+    return DirectorLogin(account, key) if isinstance(account, Director) else LearnerLogin(account, key)
+
+
+def log_in(account: Director | Learner) -> None:
+    """Start a login of the pages for ``account`` (a row of its own, a "remember me" cookie)."""
+    key = accounts.start_login(account)
+    login_user(
+        DirectorLogin(account, key) if isinstance(account, Director) else LearnerLogin(account, key), remember=True
+    )
+
+
+def log_out() -> None:
+    """End this login: its row goes, so every copy of this browser's cookies stops working too."""
+    key = getattr(current_user, "key", None)
+    if isinstance(key, str):
+        accounts.end_login(key)
+    logout_user()
+
+
+def _renew_remembered(_app: Flask, user: DirectorLogin | LearnerLogin, **_extra: Any) -> None:
+    """A remember cookie brought the browser back: the login gets a new key and the browser new cookies."""
+    account: Director | Learner = user.director if isinstance(user, DirectorLogin) else user.learner
+    key = accounts.renew_login(account, user.key)
+    login_user(
+        DirectorLogin(account, key) if isinstance(account, Director) else LearnerLogin(account, key), remember=True
+    )
 
 
 def logged_in_learner() -> Learner | None:
@@ -123,3 +147,4 @@ def game_of_director(game_id: int) -> Game:
 def init_app(app: Flask) -> None:
     login_manager.user_loader(_load_user)
     login_manager.init_app(app)
+    user_loaded_from_cookie.connect(_renew_remembered, app)

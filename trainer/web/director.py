@@ -9,7 +9,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_login import login_user, logout_user
 from sqlalchemy import select
 
 from ..core import accounts
@@ -23,7 +22,7 @@ from ..games.display import game_view
 from ..games.models import Game
 from ..http.ids import posted_number
 from ..http.ratelimit import limited, refused_guess
-from .auth import DirectorLogin, director_required, game_of_director, logged_in_director
+from .auth import director_required, game_of_director, log_in, log_out, logged_in_director
 from .common import action_done, qr_code, safe_next
 from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
 from .messages import game_message
@@ -38,7 +37,7 @@ def login() -> ResponseReturnValue:
     if form.validate_on_submit():
         director = accounts.authenticate_director(form.username.data, form.password.data)
         if director is not None:
-            login_user(DirectorLogin(director), remember=True)
+            log_in(director)
             return redirect(safe_next() or url_for("director.games"), code=303)
         refused_guess()
         form.password.errors = [_("Wrong director name or password.")]
@@ -49,7 +48,7 @@ def login() -> ResponseReturnValue:
 def logout() -> ResponseReturnValue:
     form = ActionForm()
     if form.validate_on_submit():
-        logout_user()
+        log_out()
     return redirect(url_for("pages.index"), code=303)
 
 
@@ -143,7 +142,7 @@ def join_qr(game_id: int) -> ResponseReturnValue:
     return qr_code(url_for("play.join", code=game.join_code, _external=True))
 
 
-@bp.post("/games/<game_id:game_id>/<any(start, pause, resume, toggle, close, next, end):action>")
+@bp.post("/games/<game_id:game_id>/<any(start, pause, resume, toggle, close, next, end, lock, unlock):action>")
 @director_required
 def act(game_id: int, action: str) -> ResponseReturnValue:
     game = game_of_director(game_id)
@@ -167,11 +166,43 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
             service.close_now(game, author)
         elif action == "next":
             service.advance(game, author)
+        elif action in ("lock", "unlock"):
+            service.lock_room(game, action == "lock", author)
         else:
             service.end_game(game, author)
     except Refused as error:
         return action_done(back, error)
     return action_done(back, status=game.status)
+
+
+@bp.post("/games/<game_id:game_id>/players/<id:player_id>/rename")
+@director_required
+def rename_player(game_id: int, player_id: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    director = logged_in_director()
+    assert director is not None
+    try:
+        service.rename_player(game, player_id, request.form.get("name"), director.username)
+    except Refused as error:
+        return action_done(url_for("director.console", game_id=game.id), error)
+    return action_done(url_for("director.console", game_id=game.id))
+
+
+@bp.post("/games/<game_id:game_id>/players/<id:player_id>/remove")
+@director_required
+def remove_player(game_id: int, player_id: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    director = logged_in_director()
+    assert director is not None
+    try:
+        service.remove_player(game, player_id, director.username)
+    except Refused as error:
+        return action_done(url_for("director.console", game_id=game.id), error)
+    return action_done(url_for("director.console", game_id=game.id))
 
 
 @bp.post("/games/<game_id:game_id>/extend")

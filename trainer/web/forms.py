@@ -21,6 +21,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
+from ..core.accounts import MIN_PASSWORD
 from ..core.codes import JOIN_CODE_LENGTH
 from ..core.names import MAX_NAME
 from ..duplicate.modes import MODES
@@ -46,6 +47,16 @@ class LoginForm(Form):
         _l("Director name"), validators=[DataRequired(_l("Enter your director name.")), Length(max=80)]
     )
     password = PasswordField(_l("Password"), validators=[DataRequired(_l("Enter your password."))])
+
+
+class PasswordForm(Form):
+    current = PasswordField(_l("Current password"), validators=[DataRequired(_l("Enter your password."))])
+    new = PasswordField(
+        _l("New password"),
+        validators=[DataRequired(_l("Enter the new password."))],
+        description=_l("At least %(n)s characters.", n=MIN_PASSWORD),
+    )
+    again = PasswordField(_l("New password again"), validators=[DataRequired(_l("Enter the new password again."))])
 
 
 def join_code_field(label: Any, missing: Any) -> StringField:

@@ -76,6 +76,11 @@ def _game_messages() -> dict[str, Say]:
     return {
         "code_missing": lambda p: _("Enter the game's code."),
         "bad_name": lambda p: _("Your name must have 1 to 40 characters."),
+        "bad_name_characters": lambda p: _(
+            "Your name holds a character that cannot be shown (an invisible or direction character): type it again."
+        ),
+        "room_locked": lambda p: _("The director has closed this game to new players. Ask them to open it."),
+        "no_player": lambda p: _("This player is no longer in the game."),
         "unknown_code": lambda p: _(
             "No game has the code %(code)s. Check it on the screen.", code=p.get("join_code", "")
         ),
@@ -105,6 +110,7 @@ def _game_messages() -> dict[str, Say]:
             rules=p.get("rules", ""),
         ),
         "impossible_draw_rule": lambda p: _("No rack can meet these draw minimums with this tile set."),
+        "short_password": lambda p: _("The password must have at least %(n)s characters.", n=p.get("n", 8)),
         "short_seed": lambda p: _(
             "A seed you choose must have at least %(digits)s digits, or anyone could work it out from the first"
             " rack. Leave it empty for a random one.",

@@ -53,7 +53,7 @@ def join() -> ResponseReturnValue:
         except Refused as error:
             if error.code == "unknown_code":
                 refused_guess()
-            target = form.name if error.code in ("name_taken", "bad_name") else form.code
+            target = form.name if error.code in ("name_taken", "bad_name", "bad_name_characters") else form.code
             target.errors = [game_message(error)]
         else:
             remember_token(PLAYER_TOKENS, player.game_id, token)

@@ -15,7 +15,6 @@ from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_t
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date
 from flask_babel import gettext as _
-from flask_login import login_user
 from fsrs import Scheduler
 from werkzeug.datastructures import FileStorage
 
@@ -35,7 +34,7 @@ from ..http.negotiate import wants_json
 from ..http.ratelimit import limited, refused_guess
 from ..study import service
 from ..study.models import Deck, DeckCard, Review
-from .auth import LearnerLogin, learner_required, logged_in_learner
+from .auth import learner_required, log_in, logged_in_learner
 from .common import safe_next
 from .forms import ActionForm, DeckForm, ImportForm, LearnerForm
 from .messages import game_message
@@ -59,7 +58,7 @@ def login() -> ResponseReturnValue:
     if form.validate_on_submit():
         learner = accounts.authenticate_learner(form.username.data, form.password.data)
         if learner is not None:
-            login_user(LearnerLogin(learner), remember=True)
+            log_in(learner)
             return redirect(safe_next() or url_for("study.decks"), code=303)
         refused_guess()
         form.password.errors = [_("Wrong name or password.")]
@@ -76,7 +75,7 @@ def signup() -> ResponseReturnValue:
             target = form.password if error.code == "short_password" else form.username
             target.errors = [game_message(error)]
         else:
-            login_user(LearnerLogin(learner), remember=True)
+            log_in(learner)
             return redirect(url_for("study.decks"), code=303)
     return render_template("drills/login.html", form=form, signup=True), 200 if request.method == "GET" else 400
 

@@ -54,6 +54,9 @@ def _wall_messages() -> dict[str, Say]:
     return {
         "code_missing": lambda p: _("Enter the wall's code."),
         "bad_name": lambda p: _("Your name must have 1 to 40 characters."),
+        "bad_name_characters": lambda p: _(
+            "Your name holds a character that cannot be shown (an invisible or direction character): type it again."
+        ),
         "unknown_code": lambda p: _(
             "No word wall has the code %(code)s. Check it on the screen.", code=p.get("join_code", "")
         ),
@@ -351,7 +354,7 @@ def join() -> ResponseReturnValue:
         except Refused as error:
             if error.code == "unknown_code":
                 refused_guess()
-            target = form.name if error.code in ("name_taken", "bad_name") else form.code
+            target = form.name if error.code in ("name_taken", "bad_name", "bad_name_characters") else form.code
             target.errors = [wall_message(error)]
         else:
             remember_token(WALL_TOKENS, player.wall_id, token)
