@@ -259,7 +259,9 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     assert code_ == 409 and "closed" in answer["error"]
     assert api.call("POST", f"/api/games/{gid}/close", token=alice)[0] == 409
 
-    r1 = api.get(f"/api/games/{gid}/rounds/1")
+    r1 = api.get(f"/api/games/{gid}/rounds/1", alice)
+    spectator = api.get(f"/api/games/{gid}/rounds/1")  # what the projector shows: the tops, nobody's play
+    assert "results" not in spectator and (spectator["tops"], spectator["plays"]) == (r1["tops"], r1["plays"])
     placed1 = parse_move(r1["placed"], board1)
     assert (r1["number"], r1["rack"], r1["top_score"], r1["plays"]) == (1, rack1, top1, len(moves1))
     assert sorted(r1["tops"]) == sorted(format_move(m) for m in tops1) and r1["placed"] == r1["tops"][0]
@@ -373,7 +375,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     finished = api.ok("POST", f"/api/games/{gid}/next", token=alice)
     assert (finished["status"], finished["end_reason"], finished["round"]) == ("finished", "max_rounds", 2)
 
-    r2 = {p["name"]: p for p in api.get(f"/api/games/{gid}/rounds/2")["results"]}
+    r2 = {p["name"]: p for p in api.get(f"/api/games/{gid}/rounds/2", alice)["results"]}
     assert list(r2) == ["Ann", "Bob", "Cat", "Dan", "Eve"]
     expected2 = {"Ann": low2.score or 0, "Bob": top2, "Cat": top2, "Dan": 7, "Eve": other2.score or 0}
     for name, score in expected2.items():
@@ -381,7 +383,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         assert r2[name]["top"] == (name in ("Bob", "Cat")) and not r2[name]["solo"], name  # two found it: no solo
     assert r2["Ann"]["rank"] == rank_of(moves2, low2.score or 0) and r2["Bob"]["rank"] == 1
     assert r2["Eve"]["rank"] == rank_of(moves2, other2.score or 0) and r2["Dan"]["rank"] is None
-    r1_again = {p["name"]: p for p in api.get(f"/api/games/{gid}/rounds/1")["results"]}
+    r1_again = {p["name"]: p for p in api.get(f"/api/games/{gid}/rounds/1", alice)["results"]}
     assert r1_again["Eve"]["score"] == 0 and r1_again["Eve"]["move"] is None
 
     # Standings ---------------------------------------------------------------------------------------
@@ -532,7 +534,7 @@ def test_the_director_ends_a_game_and_the_round_in_play_counts(api: Api) -> None
     handed_in = answer["move"] if code == 200 else None  # a blank first tile is refused: then no play
     ended = api.ok("POST", f"/api/games/{gid}/end", token=alice)
     assert ended["status"] == "finished" and ended["end_reason"] == "director"
-    details = api.get(f"/api/games/{gid}/rounds/1")
+    details = api.get(f"/api/games/{gid}/rounds/1", alice)
     assert details["status"] == "closed"
     assert [r["move"] for r in details["results"] if r["name"] == "Ann"] == [handed_in]
     code, answer = api.call("POST", f"/api/games/{gid}/end", token=alice)
@@ -561,7 +563,7 @@ def test_round_results_are_hidden_until_the_round_closes(api: Api) -> None:
         == 409
     )
     api.ok("POST", f"/api/games/{gid}/close", token=alice)
-    details = api.get(f"/api/games/{gid}/rounds/1")
+    details = api.get(f"/api/games/{gid}/rounds/1", alice)
     assert details["status"] == "closed" and details["closed_at"] and details["results"] == []
 
 

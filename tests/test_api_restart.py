@@ -65,7 +65,7 @@ def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
     assert _parse_time(after_restart["deadline"]) == deadline
     server.ok("POST", f"/api/games/{gid}/rounds/1/plays", {"move": low}, bob["token"])  # still open, same token
     server.wait_for(lambda: server.ok("GET", f"/api/games/{gid}")["status"] == "revealing", "the round to close")
-    round1 = server.ok("GET", f"/api/games/{gid}/rounds/1")
+    round1 = server.ok("GET", f"/api/games/{gid}/rounds/1", token=alice)
     late = (_parse_time(round1["closed_at"]) - closes_at(deadline)).total_seconds()  # settled: docs/rules.md §6.6
     assert 0 <= late <= CLOSE_TOLERANCE, f"closed {late:.3f} s after the settled deadline"
     assert _parse_time(round1["deadline"]) == deadline
@@ -86,7 +86,7 @@ def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
     server.start()
     back = datetime.now(UTC)
     server.wait_for(lambda: server.ok("GET", f"/api/games/{gid}")["status"] == "revealing", "the overdue close")
-    round2 = server.ok("GET", f"/api/games/{gid}/rounds/2")
+    round2 = server.ok("GET", f"/api/games/{gid}/rounds/2", token=alice)
     assert restarted <= _parse_time(round2["closed_at"]) <= datetime.now(UTC)
     assert (_parse_time(round2["closed_at"]) - max(back, closes_at(deadline2))).total_seconds() <= CLOSE_TOLERANCE
     results2 = {p["name"]: p for p in round2["results"]}

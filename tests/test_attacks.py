@@ -34,7 +34,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.processes import TirageServer, best_play, parse_time, tirage_command, wait_until
-from tests.test_pages import csrf_token
+from tests.test_faults import Browser
+from tests.test_pages import csrf_token, text_of
 from tests.test_wall import join as join_wall
 from tests.test_wall import log_in, new_wall
 from trainer.core import accounts
@@ -353,7 +354,8 @@ def test_a_jammed_event_log_never_makes_a_play_sent_before_the_deadline_late(
     assert outcome["catch_ups"] >= 50, outcome  # the jam ran
     assert outcome["late"] == [] and len(outcome["taken"]) == len(players), outcome
     server.wait_for(lambda: server.ok("GET", f"/api/games/{game['id']}")["status"] == "revealing", "the close")
-    results = {r["player_id"]: r for r in server.ok("GET", f"/api/games/{game['id']}/rounds/1")["results"]}
+    details = server.ok("GET", f"/api/games/{game['id']}/rounds/1", token=director)
+    results = {r["player_id"]: r for r in details["results"]}
     for player in players:
         assert results[player["player_id"]]["move"] == top, player["name"]
 
@@ -469,6 +471,45 @@ def test_an_outsiders_event_stream_ends_when_another_game_takes_the_draw(server:
     server.ok("POST", f"/api/games/{gid}/pause", token=director)
     wait_until(lambda: any("event: paused" in line for line in player), "the player's stream to go on", 10, str)
     assert not player_ended.is_set()
+
+
+def _builds(pid: int) -> set[int]:
+    """The spawned worker processes under ``pid`` (not multiprocessing's resource tracker, which stays)."""
+    return {child for child in _descendants(pid) if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()}
+
+
+def test_a_costly_deck_is_built_in_its_own_process_and_stopped_past_its_time(
+    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon
+) -> None:
+    """Decks of blank anagrams held the serving process's CPU for minutes (plays at p99 24 s, scheduler sweeps
+    skipped) and kept 2 GB: builds run in a worker process of their own, which a build past its time ends."""
+    serving = _serve(tmp_path, lexicon_store.cache_dir, TIRAGE_DECK_BUILD_SECONDS="8")
+    running = next(serving)
+    try:
+        assert running.process is not None
+        pid = running.process.pid
+        learner = Browser(running)
+        learner.open("/study/signup")
+        status, _text, _ = learner.open(
+            "/study/signup", {"csrf_token": learner.csrf, "username": "lea", "password": PASSWORD}
+        )
+        assert status == 200 and learner.url.endswith("/study/"), learner.url
+        deck = {"name": "9s with two blanks", "lexicon": "en", "kind": "anagram", "length": "9", "first": "1",
+                "last": "1000", "blanks": "2", "stem_length": "6", "stem_count": "100", "twos_part": "hooks",
+                "words": "", "new_per_day": "20", "reviews_per_day": "200", "desired_retention": "0.90"}  # fmt: skip
+        learner.open("/study/decks/new")
+        with ThreadPoolExecutor(1) as thread:
+            building = thread.submit(learner.open, "/study/decks/new", {**deck, "csrf_token": learner.csrf})
+            wait_until(lambda: _builds(pid), "the build's own process", 10, str)
+            assert running.request("GET", "/healthz")[0] == 200  # the server answers meanwhile
+            status, text, _ = building.result(30)
+        assert status == 400 and "takes more than 8 seconds to build" in text
+        wait_until(lambda: not _builds(pid), "the build's process to end", 10, str)
+        small = {**deck, "name": "7s", "length": "7", "last": "50", "blanks": "0", "csrf_token": learner.csrf}
+        status, text, _ = learner.open("/study/decks/new", small)
+        assert status == 200 and "/study/decks/" in learner.url and "AEINORT" in text, text_of(text)[:600]
+    finally:
+        serving.close()
 
 
 async def _jam_and_play(

@@ -157,12 +157,13 @@ class Director(threading.Thread):
             self.error = exc
 
 
-def _view(server: TirageServer, game_id: int) -> dict[str, Any]:
-    """What the API shows of the game: state (the clock's seconds aside), standings, every closed round."""
+def _view(server: TirageServer, game_id: int, director: str) -> dict[str, Any]:
+    """What the API shows the director of the game: state (the clock's seconds aside), standings, every closed
+    round with every player's play."""
     state = server.ok("GET", f"/api/games/{game_id}")
     state.pop("seconds_left")
     rounds = {
-        n: server.ok("GET", f"/api/games/{game_id}/rounds/{n}")
+        n: server.ok("GET", f"/api/games/{game_id}/rounds/{n}", token=director)
         for n in range(1, state["round"] + 1)
         if n < state["round"] or state["round_status"] == "closed"
     }
@@ -285,10 +286,10 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         assert players_thread.error is None, players_thread.error
         assert director_thread.error is None, director_thread.error
 
-        before = _view(source, gid)
+        before = _view(source, gid, alice)
         reference = tmp_path / "reference.sqlite"
         answer = source.cli("backup", str(reference)).stdout
-        assert _view(source, gid) == before, "taking a backup changed the game"
+        assert _view(source, gid, alice) == before, "taking a backup changed the game"
         final = _query(_url(source), SUBMISSIONS)
         sizes = []
         for path, acked_before in [*backups, (reference, players_thread.acknowledged())]:
@@ -308,8 +309,8 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
         assert f"submission {len(final)}" in answer and "start the server again" in answer, answer
         source.stop()
         restored.start()
-        assert _view(restored, gid) == before
         director = restored.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
+        assert _view(restored, gid, director) == before
         assert restored.ok("GET", f"/api/games/{gid}", token=director)["join_code"] == game["join_code"]
 
         # The open round goes on: it closes at the deadline it had (at once if that passed), judging the
@@ -321,7 +322,7 @@ def test_backups_during_a_game_are_consistent_and_restore_into_a_new_instance(
             "the restored round to close",
             timeout=30,
         )
-        closed = restored.ok("GET", f"/api/games/{gid}/rounds/{number}")
+        closed = restored.ok("GET", f"/api/games/{gid}/rounds/{number}", token=director)
         assert parse_time(closed["closed_at"]) >= deadline
         last = {row[3]: row[4] for row in final if row[2] == number}
         names = {p["player_id"]: name for name, p in players.items()}

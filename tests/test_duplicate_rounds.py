@@ -6,13 +6,17 @@ is checked on its own, with the clock in the test's hands.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from trainer.duplicate.draw import DrawRule, EndReason
 from trainer.duplicate.errors import RuleError
+from trainer.duplicate.mode import BEST_PLAYS_KEPT
 from trainer.duplicate.rounds import (
     GameEnd,
     GameState,
@@ -44,7 +48,7 @@ from trainer.duplicate.rounds import (
 from trainer.engine.board import Board
 from trainer.engine.errors import EngineError
 from trainer.engine.lexicon import Lexicon
-from trainer.engine.movegen import generate_moves
+from trainer.engine.movegen import generate_moves, summarise_moves
 from trainer.engine.notation import format_move
 from trainer.engine.rules import Ruleset
 
@@ -238,3 +242,25 @@ def test_each_last_play_is_judged_and_ranked_among_every_legal_play(en_rules: Ru
     assert judge(position, "8d RETAINS") == ("8D RETAINS", 66)  # R on D8 (double letter), H8 doubles, +50
     with pytest.raises(EngineError, match="no Q"):
         judge(position, "8D QI")
+
+
+def test_a_round_keeps_the_same_summary_without_building_every_play(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    """Issue 14: a two-blank opening built 20,000-40,000 play objects in the server when the round keeps the
+    tops, the next best and a score count. The summary is what every play would give, built for the kept."""
+    positions = json.loads((Path(__file__).resolve().parent.parent / "bench" / "positions.json").read_text())
+    chosen = [p for p in positions if p["rules"] == "en"][:6]
+    cases = [(Board.empty(en_rules), "AE??RST"), (Board.empty(en_rules), "QZXJKVW")]
+    cases += [(Board(en_rules.layout, list("".join(p["board"]))), p["rack"]) for p in chosen]
+    cases.append((cases[-1][0], "E?S?T"))  # two blanks on a midgame board
+    for board, rack in cases:
+        moves = generate_moves(board, en_rules, en_lexicon, rack)
+        summary = summarise_moves(board, en_rules, en_lexicon, rack, BEST_PLAYS_KEPT)
+        if not moves:
+            assert summary is None
+            continue
+        assert summary is not None
+        top = max(m.score or 0 for m in moves)
+        assert summary.tops == [m for m in moves if m.score == top], rack
+        assert summary.score_counts == sorted(Counter(m.score or 0 for m in moves).items(), reverse=True), rack
+        assert summary.best == sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT], rack
+        assert sum(count for _score, count in summary.score_counts) == len(moves)

@@ -410,7 +410,7 @@ def check_round(
     row = deployment.round_row(game_id, number)
     deadline, logs = row["deadline"], deployment.logs
     stored = deployment.submissions(game_id, number)
-    details = deployment.web.ok("GET", f"/api/games/{game_id}/rounds/{number}")
+    details = deployment.web.ok("GET", f"/api/games/{game_id}/rounds/{number}", token=deployment.director)
     results = {r["name"]: r for r in details["results"]}
     acknowledged = 0
     for name, attempts in phones.attempts.items():
@@ -523,7 +523,7 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
     missed = [(i, k, a) for i, k, a, at in log if killed2 <= at <= restarted]
     assert ("round_closed", "scheduler") in {(k, a) for _i, k, a in missed}, log
     assert {i for i, _k, _a in missed} <= {i for number, i, _k, _r in reader.events if number >= 2}
-    results = {r["name"]: r for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2")["results"]}
+    results = {r["name"]: r for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2", token=d.director)["results"]}
     assert results["Ann"]["move"] == top2
     print(
         f"web killed twice; {sum(len(t) for t in phones.attempts.values())} plays handed in, "
@@ -554,7 +554,9 @@ def test_killed_scheduler_closes_no_round_while_down_then_closes_on_time_or_at_o
     assert now() < deadline - timedelta(seconds=1), "the restart took the round: nothing left to test"
     d.wait_for(lambda: d.closed(game_id, 1), "round 1 to close")
     assert 0 <= closed_late(d, game_id, 1) <= CLOSE_TOLERANCE, d.round_row(game_id, 1)
-    results = {r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/1")["results"]}
+    results = {
+        r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/1", token=d.director)["results"]
+    }
     assert results == {"Ann": top, "Bob": low}
 
     # Round 2: the deadline passes while the scheduler is down. Plays are taken until the deadline and
@@ -578,7 +580,9 @@ def test_killed_scheduler_closes_no_round_while_down_then_closes_on_time_or_at_o
     d.wait_for(lambda: d.closed(game_id, 2), "the overdue round to close", timeout=5)
     closed_at = d.round_row(game_id, 2)["closed_at"]
     assert within(closed_at, restarted, up + timedelta(seconds=CLOSE_TOLERANCE)), (restarted, closed_at, up)
-    results = {r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2")["results"]}
+    results = {
+        r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2", token=d.director)["results"]
+    }
     assert results == {"Ann": top2, "Bob": low2}  # Bob's late play was refused and not stored
     assert [move for move, _ in d.submissions(game_id, 2)["Bob"]] == [low2]
     closes = [(k, a) for _i, k, a, _at in d.event_log(game_id) if k == "round_closed"]
@@ -677,7 +681,9 @@ def test_postgresql_restart_gives_clear_503s_and_everything_recovers_without_a_r
         back2,
         closed_at,
     )
-    results = {r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2")["results"]}
+    results = {
+        r["name"]: r["move"] for r in d.web.ok("GET", f"/api/games/{game_id}/rounds/2", token=d.director)["results"]
+    }
     assert {name: move for name, move in results.items() if move} == {"Bob": top2}  # Cleo's got a 503: not stored
     assert "Cleo" not in d.submissions(game_id, 2)
     assert d.web.running and d.scheduler.running

@@ -430,7 +430,7 @@ def test_two_web_processes_and_a_scheduler_share_one_game_through_redis(
         assert kinds == ["created", "joined", "round_started", "submission", "round_closed"], kinds
         assert projector.events[-1]["data"]["by"] == "scheduler"
         assert projector.events[3]["data"]["submissions"] == 1
-        results = second.ok("GET", f"/api/games/{gid}/rounds/1")["results"]
+        results = second.ok("GET", f"/api/games/{gid}/rounds/1", token=director)["results"]
         assert [(r["name"], r["top"]) for r in results] == [("Ann", True)]
     finally:
         scheduler.stop()

@@ -262,3 +262,51 @@ def test_a_learners_decks_are_theirs_alone(study_app: Flask) -> None:
     token = _token(max_, "/study/decks/new")
     assert max_.post(f"{deck_url}/undo", data={"csrf_token": token}).status_code == 404
     assert "Lea-only-sevens" not in max_.get("/study/").get_data(as_text=True)
+
+
+def test_sign_ups_from_one_address_are_limited(study_app: Flask) -> None:
+    """Issue 14: open sign-up let anyone make accounts (and decks) without end."""
+    study_app.config["TIRAGE_RATELIMIT_SIGNUP"] = "2/hour"
+    for name in ("lea", "leo"):
+        _sign_up(study_app.test_client(), name)
+    client = study_app.test_client()
+    answer = client.post(
+        "/study/signup",
+        data={"csrf_token": _token(client, "/study/signup"), "username": "lou", "password": "password123"},
+        headers={"Accept-Language": "fr"},
+    )
+    assert answer.status_code == 429 and "Trop de comptes" in answer.get_data(as_text=True)
+    with study_app.app_context():
+        assert db.session.execute(select(func.count(Learner.id))).scalar_one() == 2
+    other = study_app.test_client()
+    answer = other.post(
+        "/study/signup",
+        data={"csrf_token": _token(other, "/study/signup"), "username": "lou", "password": "password123"},
+        environ_base={"REMOTE_ADDR": "192.0.2.44"},
+    )
+    assert answer.status_code == 303  # another address is not held back
+
+
+def test_a_learner_has_a_quota_of_decks_and_cards(study_app: Flask) -> None:
+    study_app.config.update(TIRAGE_LEARNER_DECKS=2, TIRAGE_LEARNER_CARDS=120)
+    client = study_app.test_client()
+    _sign_up(client)
+    for name in ("first", "second"):
+        form = {**DECK_FORM, "name": name, "csrf_token": _token(client, "/study/decks/new")}
+        assert client.post("/study/decks/new", data=form).status_code == 303
+    form = {**DECK_FORM, "name": "third", "csrf_token": _token(client, "/study/decks/new")}
+    page = client.post("/study/decks/new", data=form)
+    assert "You have 2 decks, the most one learner may have" in page.get_data(as_text=True)
+    with study_app.app_context():
+        second = db.session.execute(select(Deck.id).where(Deck.name == "second")).scalar_one()
+    token = _token(client, "/study/")
+    deleted = client.post(f"/study/decks/{second}/delete", data={"csrf_token": token})
+    page = client.get("/study/").get_data(as_text=True)
+    assert deleted.status_code == 303 and "The deck “second” is deleted." in page and ">second</a>" not in page
+    with study_app.app_context():
+        learner = db.session.execute(select(Learner)).scalar_one()
+        assert db.session.execute(select(func.count(DeckCard.id))).scalar_one() == 50  # the deck's cards went too
+        with pytest.raises(Refused) as refused:  # 50 cards held, 100 more would pass 120
+            service.create_deck(learner, "big", "en", {"kind": "anagram", "length": 7, "first": 1, "last": 100})
+        assert refused.value.code == "card_quota"
+        assert db.session.execute(select(func.count(Deck.id))).scalar_one() == 1

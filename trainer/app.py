@@ -24,6 +24,7 @@ from .core import database, lexicons
 from .core.accounts import REMEMBER_DAYS
 from .core.paths import instance_path
 from .http import ratelimit
+from .study import builder as study_builder
 from .study import models as _study_models  # noqa: F401  (each service's models module registers its tables)
 from .wall import models as _wall_models  # noqa: F401
 
@@ -80,12 +81,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         TIRAGE_STREAMS_PER_ADDRESS=_number("TIRAGE_STREAMS_PER_ADDRESS"),
         TIRAGE_STREAMS=_number("TIRAGE_STREAMS"),
         TIRAGE_CATCH_UP_BYTES_PER_SECOND=_number("TIRAGE_CATCH_UP_BYTES_PER_SECOND"),
+        # Seconds a new deck's cards may take to work out in their own process (trainer.study.builder; 60).
+        TIRAGE_DECK_BUILD_SECONDS=_number("TIRAGE_DECK_BUILD_SECONDS"),
     )
     app.config.from_mapping(overrides)
 
     database.init_app(app)
     lexicons.init_app(app)
     games.init_app(app)
+    study_builder.init_app(app)
     http.init_app(app)  # first of the transports: the ``id`` URL converter, errors, headers
     api.init_app(app)
     web.init_app(app)

@@ -49,7 +49,9 @@ def night(browser: Browser, live_server: TirageServer, director_name: str) -> It
 
 def expect_reveal_figures(player: Player, server: TirageServer, game_id: int, number: int) -> dict[str, object]:
     """The phone's reveal shows the top and the player's play, score, difference and rank as the server has them."""
-    details = api(server, f"/games/{game_id}/rounds/{number}")
+    # Every player's figures: the director's view of the round (a spectator sees only the tops).
+    director = server.ok("POST", "/api/auth/token", {"username": "club", "password": PASSWORD})["token"]
+    details = server.ok("GET", f"/api/games/{game_id}/rounds/{number}", token=director)
     mine = next(r for r in details["results"] if r["name"] == player.name)
     page = player.page
     expect(page.locator("#live .my-result h2")).to_contain_text(str(number))

@@ -22,7 +22,16 @@ from ..games.cache import cached, game_results
 from ..games.models import Game, Round
 from ..http.body import json_body
 from ..http.ratelimit import limited, refused_guess
-from .common import bp, directed_game, get_game, optional_director, require_director, require_player, seen_game
+from .common import (
+    asker_inside,
+    bp,
+    directed_game,
+    get_game,
+    optional_director,
+    require_director,
+    require_player,
+    seen_game,
+)
 
 
 @bp.post("/auth/token")
@@ -198,12 +207,13 @@ def round_details(game_id: int, number: int) -> ResponseReturnValue:
 
 def _round_details(game_id: int, number: int) -> Response:
     game, round_ = _closed_round(game_id, number)
-    # Built once per version of the game: the whole room may ask at the reveal.
-    body = cached(
-        game,
-        ("round", number),
-        lambda: json.dumps(present.round_details(game, round_, game_results(game)), separators=(",", ":")),
-    )
+    # Built once per version of the game: the whole room may ask at the reveal. A spectator (neither the
+    # director nor a player) sees what the projector shows: the draw and the tops, not each player's play.
+    if asker_inside(game):
+        key, shape = ("round", number), present.round_details
+    else:
+        key, shape = ("round-shown", number), present.round_shown
+    body = cached(game, key, lambda: json.dumps(shape(game, round_, game_results(game)), separators=(",", ":")))
     return Response(body, mimetype="application/json")
 
 

@@ -278,7 +278,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "RoundDetails": {
         "type": "object",
-        "required": ["number", "rack", "draw", "tops", "placed", "top_score", "plays", "closed_at", "results"],
+        "required": ["number", "rack", "draw", "tops", "placed", "top_score", "plays", "closed_at"],
         "properties": {
             "game_id": _INT,
             "number": _INT,
@@ -295,7 +295,11 @@ SCHEMAS: dict[str, Any] = {
             "placed": _STR,
             "plays": {"type": "integer", "description": "Number of legal plays."},
             "solo": {"type": ["string", "null"]},
-            "results": {"type": "array", "items": _ref("PlayerRound")},
+            "results": {
+                "type": "array",
+                "items": _ref("PlayerRound"),
+                "description": "Each player's play and figures: only to the game's director and its players.",
+            },
         },
     },
     "MyRound": {

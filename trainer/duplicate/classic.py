@@ -3,12 +3,11 @@ goes on the board, the rack's other tiles are carried to the next round, players
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from trainer.engine.board import Board, Move
 from trainer.engine.lexicon import Lexicon
-from trainer.engine.movegen import generate_moves, top_moves
+from trainer.engine.movegen import summarise_moves, top_moves
 from trainer.engine.rules import Ruleset
 
 from .draw import Bag, Draw, reliquat_after
@@ -29,14 +28,11 @@ class Classic(Mode):
         if not everything:
             top_score, tops = top_moves(board, rules, lexicon, rack)
             return Analysis(top_score, tuple(order_tops(tops, rack))) if tops else None
-        moves = generate_moves(board, rules, lexicon, rack)
-        if not moves:
+        summary = summarise_moves(board, rules, lexicon, rack, BEST_PLAYS_KEPT)  # play objects for the kept only
+        if summary is None:
             return None
-        top_score = max(m.score or 0 for m in moves)
-        tops = order_tops([m for m in moves if m.score == top_score], rack)
-        counts = Counter(m.score or 0 for m in moves)
-        best = sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT]
-        return Analysis(top_score, tuple(tops), tuple(sorted(counts.items(), reverse=True)), tuple(best))
+        tops = order_tops(summary.tops, rack)
+        return Analysis(tops[0].score or 0, tuple(tops), tuple(summary.score_counts), tuple(summary.best))
 
     def place(self, board: Board, move: Move, rack: str) -> str:
         board.place(move.tiles)

@@ -22,7 +22,9 @@ letter changes no score; the letters are found for the top plays only.
 
 from __future__ import annotations
 
+import heapq
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -814,6 +816,32 @@ def generate_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequenc
     """Every legal play with ``rack`` (``?`` for a blank), each with its score."""
     position, found = _all_plays(board, rules, lexicon, rack)
     return [_to_move(position, raw) for raw in found]
+
+
+@dataclass(frozen=True)
+class MoveSummary:
+    """What a duplicate round keeps of its rack's plays: the tops, how many plays score each score (best first)
+    and the best few plays (the reveal's "next best")."""
+
+    tops: list[Move]
+    score_counts: list[tuple[int, int]]
+    best: list[Move]
+
+
+def summarise_moves(
+    board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str, keep: int
+) -> MoveSummary | None:
+    """:func:`generate_moves` reduced to a :class:`MoveSummary` (None when there is no legal play), building play
+    objects for the kept plays only: a two-blank rack has 20,000 to 40,000 plays, and a round keeps a dozen."""
+    position, found = _all_plays(board, rules, lexicon, rack)
+    if not found:
+        return None
+    counts = Counter(raw[0] for raw in found)
+    top = max(counts)
+    tops = [_to_move(position, raw) for raw in found if raw[0] == top]
+    # nlargest is sorted(..., reverse=True)[:keep]: plays of one score stay in the order they were found.
+    best = [_to_move(position, raw) for raw in heapq.nlargest(keep, found, key=lambda raw: raw[0])]
+    return MoveSummary(tops, sorted(counts.items(), reverse=True), best)
 
 
 def count_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str) -> int:

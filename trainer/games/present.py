@@ -114,6 +114,14 @@ def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, 
     }
 
 
+def round_shown(game: Game, round_: Round, results: GameResults) -> dict[str, Any]:
+    """A closed round as a spectator sees it, what the projector shows: the draw, the tops and how many played,
+    without any player's play or figures (those are for the game's director and its players)."""
+    shown = round_details(game, round_, results)
+    del shown["results"]
+    return shown
+
+
 def my_round(game: Game, round_: Round, results: GameResults, player: Player) -> dict[str, Any]:
     """A closed round as one player sees it: the tops, their own play and figures, their place so far."""
     row = db.session.execute(

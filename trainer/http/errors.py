@@ -41,9 +41,11 @@ _CONFLICT = (
     "name_taken", "learner_taken", "director_taken", "already_found", "found_by_you",
     # nothing to take back
     "nothing_to_grade", "nothing_to_undo",
+    # a learner's quota is full
+    "deck_quota", "card_quota",
 )  # fmt: skip
 _TOO_LARGE = ("body_too_large", "file_too_big")
-_UNAVAILABLE = ("no_code",)
+_UNAVAILABLE = ("no_code", "builder_busy")
 
 STATUS: dict[str, int] = {
     **dict.fromkeys(_BAD_REQUEST, 400),

@@ -64,17 +64,20 @@ DEFAULT_LIMITS: dict[str, str] = {
     # Players who joined from one address: a club's Wi-Fi joins a few hundred phones in minutes; a flood of fake
     # players (5,000 in 55 s) now takes 8 minutes, and the director can close the room and remove them.
     "TIRAGE_RATELIMIT_JOINED": "600/minute",
+    "TIRAGE_RATELIMIT_SIGNUP": "20/hour",  # learner accounts made from one address (a club's evening of sign-ups)
     "TIRAGE_RATELIMIT_LOGIN": "10/minute",  # refused logins from one address, and for one account name
     "TIRAGE_RATELIMIT_SUBMIT": "30/minute",  # plays handed in by one player
     "TIRAGE_RATELIMIT_ANSWER": "120/minute",  # words typed on a word wall by one player (two a second)
 }
 
 # What each limit says when it is reached. The limit carries its kind in ``error_message``.
-JOIN, JOIN_ALL, JOINED, LOGIN, SUBMIT, ANSWER = "join", "join_all", "joined", "login", "submit", "answer"
+JOIN, JOIN_ALL, JOINED, SIGNUP = "join", "join_all", "joined", "signup"
+LOGIN, SUBMIT, ANSWER = "login", "submit", "answer"
 API_MESSAGES: dict[str, str] = {
     JOIN: "too many join codes that name no game were tried from your network: try again in {seconds} s",
     JOIN_ALL: "too many join codes that name no game were tried on this server: try again in {seconds} s",
     JOINED: "too many players joined from your network within a minute: try again in {seconds} s",
+    SIGNUP: "too many accounts were made from your network: try again in {seconds} s",
     LOGIN: "too many failed logins: try again in {seconds} s",
     SUBMIT: "too many plays handed in within a minute: try again in {seconds} s",
     ANSWER: "too many words typed within a minute: try again in {seconds} s",
@@ -107,7 +110,7 @@ def _was_refused(_response: Response) -> bool:
 
 
 def _joined(response: Response) -> bool:
-    """A join that was taken (a player made), counted against the joins of the address."""
+    """A join or a sign-up that was taken (a player or an account made), counted against the address."""
     return response.status_code in (201, 303) and not _was_refused(response)
 
 
@@ -244,6 +247,15 @@ def _apply_limits(app: Flask, limits: Limiter) -> None:
             error_message=LOGIN,
         ),
     ]
+    signup = [
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_SIGNUP"),
+            scope="signup",
+            methods=["POST"],
+            deduct_when=_joined,  # an account made: the page moves on (303)
+            error_message=SIGNUP,
+        ),
+    ]
     submit = [
         limits.shared_limit(
             _config_limit("TIRAGE_RATELIMIT_SUBMIT"),
@@ -264,7 +276,7 @@ def _apply_limits(app: Flask, limits: Limiter) -> None:
             error_message=ANSWER,
         ),
     ]
-    decorators = {JOIN: join, LOGIN: login, SUBMIT: submit, ANSWER: answer}
+    decorators = {JOIN: join, SIGNUP: signup, LOGIN: login, SUBMIT: submit, ANSWER: answer}
     for endpoint, view in list(app.view_functions.items()):
         kinds = getattr(view, LIMITS_ATTRIBUTE, ())
         if not kinds:
@@ -307,6 +319,12 @@ def _page_message(kind: str, seconds: int) -> str:
         said = ngettext(
             "Too many players joined from your network within a minute. Try again in %(num)s second.",
             "Too many players joined from your network within a minute. Try again in %(num)s seconds.",
+            seconds,
+        )
+    elif kind == SIGNUP:
+        said = ngettext(
+            "Too many accounts were made from your network. Try again in %(num)s second.",
+            "Too many accounts were made from your network. Try again in %(num)s seconds.",
             seconds,
         )
     elif kind == LOGIN:

@@ -27,6 +27,7 @@ from ..core.lexicons import lexicon_store
 from ..games import analyst
 from ..http.fragments import RoomRenderer
 from ..http.ids import GAME_ID_DIGITS
+from ..study import builder
 from .asgi_tools import Receive, Scope, Send
 from .collector import Collector
 from .door import Door
@@ -101,9 +102,10 @@ class TirageASGI:
                 self.streams.stop()
                 await self.hub.stop()
                 await asyncio.to_thread(self.desk.stop)  # the plays waiting are written first
-                worker = self.flask.extensions.get(analyst.KEY)
-                if worker is not None:
-                    await asyncio.to_thread(worker.stop)
+                for key in (analyst.KEY, builder.KEY):  # the worker processes go with the server
+                    worker = self.flask.extensions.get(key)
+                    if worker is not None:
+                        await asyncio.to_thread(worker.stop)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

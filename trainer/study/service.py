@@ -18,7 +18,7 @@ from typing import Any
 from flask import current_app
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
-from sqlalchemy import func, insert, select
+from sqlalchemy import delete, func, insert, select
 
 from drills.cards import ANAGRAM, STEM, TWOS, Card, CardError, Feedback, cards_from_words
 from drills.registry import card_from_id, check
@@ -39,9 +39,13 @@ from ..core.clock import utcnow
 from ..core.database import db
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
+from ..engine.lexicon import Lexicon
+from .builder import builder
 from .models import Deck, DeckCard, Review
 
 MAX_CARDS = 100_000
+MAX_LEARNER_DECKS = 50  # a learner's quota (TIRAGE_LEARNER_DECKS), so open sign-up cannot fill the disk
+MAX_LEARNER_CARDS = 300_000  # the cards of all their decks (TIRAGE_LEARNER_CARDS)
 RECENT = 12  # answers of this session the queue looks back on (missed cards come back after a few)
 
 
@@ -50,7 +54,11 @@ RECENT = 12  # answers of this session the queue looks back on (missed cards com
 
 def cards_for(lexicon_name: str, source: dict[str, Any]) -> tuple[list[Card], list[tuple[str, str]]]:
     """The cards a deck's ``source`` asks for, in probability order, and the pasted lines left out."""
-    lexicon = lexicon_store().load(lexicon_name)
+    return cards_from_lexicon(lexicon_store().load(lexicon_name), source)
+
+
+def cards_from_lexicon(lexicon: Lexicon, source: dict[str, Any]) -> tuple[list[Card], list[tuple[str, str]]]:
+    """:func:`cards_for` with the lexicon at hand (the deck builder's worker process has no application)."""
     kind = source.get("kind")
     try:
         if kind == "anagram":
@@ -78,6 +86,21 @@ def cards_for(lexicon_name: str, source: dict[str, Any]) -> tuple[list[Card], li
     raise Refused("bad_deck_source", f"unknown kind of deck {kind!r}")
 
 
+def _check_quota(learner: Learner) -> None:
+    limit = int(current_app.config.get("TIRAGE_LEARNER_DECKS") or MAX_LEARNER_DECKS)
+    decks = db.session.execute(select(func.count(Deck.id)).where(Deck.learner_id == learner.id)).scalar_one()
+    if decks >= limit:
+        raise Refused("deck_quota", f"you have {limit} decks, the most one learner may have: delete one first", n=limit)
+
+
+def _cards_held(learner: Learner) -> int:
+    return int(
+        db.session.execute(
+            select(func.count(DeckCard.id)).join(Deck, Deck.id == DeckCard.deck_id).where(Deck.learner_id == learner.id)
+        ).scalar_one()
+    )
+
+
 def create_deck(
     learner: Learner,
     name: object,
@@ -93,14 +116,28 @@ def create_deck(
         raise Refused("bad_deck_name", "the deck name must be 1 to 80 characters")
     if not isinstance(lexicon_name, str) or lexicon_name not in lexicon_store().catalogue():
         raise Refused("bad_setting", f"unknown lexicon {lexicon_name!r}", setting="lexicon")
+    _check_quota(learner)
     skipped: list[tuple[str, str]] = []
     if states is None:
-        cards, skipped = cards_for(lexicon_name, source)
-        states = [CardState(card.id, card.rank if card.rank is not None else index) for index, card in enumerate(cards)]
+        worker = builder()
+        if worker is not None:  # under the server: in a process of its own, stopped past its time
+            ranks, skipped = worker.build(lexicon_name, source)
+        else:
+            cards, skipped = cards_for(lexicon_name, source)
+            ranks = [(card.id, card.rank if card.rank is not None else n) for n, card in enumerate(cards)]
+        states = [CardState(card_id, rank) for card_id, rank in ranks]
     if not states:
         raise Refused("empty_deck", "the list has no card")
     if len(states) > MAX_CARDS:
         raise Refused("deck_too_big", f"a deck holds at most {MAX_CARDS} cards", n=MAX_CARDS)
+    held = _cards_held(learner)
+    limit = int(current_app.config.get("TIRAGE_LEARNER_CARDS") or MAX_LEARNER_CARDS)
+    if held + len(states) > limit:
+        raise Refused(
+            "card_quota",
+            f"your decks would hold more than {limit} cards: delete a deck or choose fewer cards",
+            n=limit,
+        )
     deck = Deck(
         learner_id=learner.id,
         name=name.strip(),
@@ -291,6 +328,14 @@ def undo(deck: Deck) -> DeckCard:
     review.undone = True
     db.session.commit()
     return row
+
+
+def delete_deck(deck: Deck) -> None:
+    """The deck goes, with its cards and its review log (its CSV export is the way to keep them)."""
+    db.session.execute(delete(Review).where(Review.deck_id == deck.id))
+    db.session.execute(delete(DeckCard).where(DeckCard.deck_id == deck.id))
+    db.session.delete(deck)
+    db.session.commit()
 
 
 def decks_of(learner: Learner) -> list[Deck]:

@@ -110,6 +110,20 @@ def _game_messages() -> dict[str, Say]:
             rules=p.get("rules", ""),
         ),
         "impossible_draw_rule": lambda p: _("No rack can meet these draw minimums with this tile set."),
+        "empty_deck": lambda p: _("The list has no card."),
+        "deck_too_big": lambda p: _("A deck holds at most %(n)s cards.", n=p.get("n", 100000)),
+        "deck_too_costly": lambda p: _(
+            "This deck takes more than %(seconds)s seconds to build: choose fewer cards, a shorter length or fewer"
+            " blanks.",
+            seconds=p.get("seconds", 60),
+        ),
+        "builder_busy": lambda p: _("Another deck is being built. Try again in a minute."),
+        "deck_quota": lambda p: _(
+            "You have %(n)s decks, the most one learner may have: delete one first.", n=p.get("n", 50)
+        ),
+        "card_quota": lambda p: _(
+            "Your decks would hold more than %(n)s cards: delete a deck or choose fewer cards.", n=p.get("n", 300000)
+        ),
         "short_password": lambda p: _("The password must have at least %(n)s characters.", n=p.get("n", 8)),
         "short_seed": lambda p: _(
             "A seed you choose must have at least %(digits)s digits, or anyone could work it out from the first"

@@ -66,6 +66,7 @@ def login() -> ResponseReturnValue:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
+@limited("signup")
 def signup() -> ResponseReturnValue:
     form = LearnerForm()
     if form.validate_on_submit():
@@ -308,6 +309,17 @@ def undo(deck_id: int) -> ResponseReturnValue:
         else:
             flash(_("The last grade is undone."), "success")
     return redirect(url_for("study.study", deck_id=deck.id), code=303)
+
+
+@bp.post("/decks/<id:deck_id>/delete")
+@learner_required
+def delete_deck(deck_id: int) -> ResponseReturnValue:
+    deck = _learner_deck(deck_id)
+    if ActionForm().validate_on_submit():
+        name = deck.name
+        service.delete_deck(deck)
+        flash(_("The deck “%(name)s” is deleted.", name=name), "success")
+    return redirect(url_for("study.decks"), code=303)
 
 
 @bp.get("/progress")
