@@ -473,6 +473,23 @@ def test_an_outsiders_event_stream_ends_when_another_game_takes_the_draw(server:
     assert not player_ended.is_set()
 
 
+def test_a_new_password_from_the_command_line_ends_the_directors_tokens(server: TirageServer) -> None:
+    """A lost laptop: the club resets the director's password on the server; what was signed before stops."""
+    token = _director(server)
+    assert server.call("POST", "/api/games", {}, token)[0] == 201
+    answer = server.cli("director", "password", "dana", "--password", "a new club password")
+    assert "every login of theirs has ended" in answer.stdout
+    assert server.call("POST", "/api/games", {}, token)[0] == 401
+    assert server.call("POST", "/api/auth/token", {"username": "dana", "password": PASSWORD})[0] == 401
+    fresh = server.ok("POST", "/api/auth/token", {"username": "dana", "password": "a new club password"})["token"]
+    assert server.call("POST", "/api/games", {}, fresh)[0] == 201
+    refused = subprocess.run(
+        [*tirage_command(), "director", "password", "nobody", "--password", "whatever-long"],
+        cwd=server.tmp_dir, env=server.env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1 and "there is no director named 'nobody'" in refused.stderr
+
+
 def _builds(pid: int) -> set[int]:
     """The spawned worker processes under ``pid`` (not multiprocessing's resource tracker, which stays)."""
     return {child for child in _descendants(pid) if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()}

@@ -458,7 +458,7 @@ def test_the_director_runs_a_game_from_the_console(
     late_join = join(app.test_client(), join_code(app, game_id), "Zoe")
     assert 'id="code-error">This game is over.' in late_join.get_data(as_text=True)
     listing = text_of(client.get("/director/").get_data(as_text=True))
-    assert f"Game {game_id}" in listing and "Game over" in listing
+    assert f"Game {join_code(app, game_id)}" in listing and "Game over" in listing
     csv = client.get(f"/director/games/{game_id}/export.csv")
     assert csv.status_code == 200 and csv.get_data(as_text=True).startswith("rank,name,total")
     gcg = client.get(f"/director/games/{game_id}/export.gcg")
