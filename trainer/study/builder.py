@@ -2,9 +2,10 @@
 
 A deck of blank anagrams of 9 letters holds the CPU for minutes and builds a table of gigabytes; in the
 serving process that froze plays (p99 24 s) and the round scheduler, and the memory was never given back.
-Under ``tirage serve`` (``TIRAGE_ANALYSIS_PROCESS``) builds run in a spawned worker process, one at a time.
-The worker stays between builds (its probability tables take seconds to make), unless a build passes
-``TIRAGE_DECK_BUILD_SECONDS`` (60 s by default: the worker is killed and the learner reads that the deck is
+Under ``tirage serve`` (``TIRAGE_ANALYSIS_PROCESS``) builds run in a spawned worker process, one at a time,
+started from a background thread (trainer.study.service: the deck's page shows the progress). The worker
+stays between builds (its probability tables take seconds to make), unless a build passes
+``TIRAGE_DECK_BUILD_SECONDS`` (60 s by default: the worker is killed and the deck's page says the deck is
 too costly) or leaves the worker over :data:`RECYCLE_MB` (it ends, and gives its memory back). Elsewhere
 (the test client, the CLI) the cards are worked out in place, as before.
 """
@@ -42,8 +43,10 @@ class DeckBuilder:
         self._connection: multiprocessing.connection.Connection | None = None
         self.last_pid: int | None = None  # the worker of the last build (tests look for it)
 
-    def build(self, lexicon_name: str, source: dict[str, Any]) -> tuple[CardRanks, list[tuple[str, str]]]:
-        if not self._one_at_a_time.acquire(timeout=WAIT_SECONDS):
+    def build(
+        self, lexicon_name: str, source: dict[str, Any], wait: float = WAIT_SECONDS
+    ) -> tuple[CardRanks, list[tuple[str, str]]]:
+        if not self._one_at_a_time.acquire(timeout=wait):
             raise Refused("builder_busy", "another deck is being built: try again in a minute")
         try:
             return self._run(lexicon_name, source)

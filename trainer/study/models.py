@@ -34,6 +34,11 @@ class Deck(Model):
     reviews_per_day: Mapped[int] = mapped_column(default=200)
     desired_retention: Mapped[float] = mapped_column(default=0.9)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Built in the background under the server (trainer.study.builder): "building" with its progress in per
+    # cent, then "ready", or "failed" with the refusal that says why (its code and parameters).
+    status: Mapped[str] = mapped_column(String(16), default="ready")
+    progress: Mapped[int] = mapped_column(default=100)
+    problem: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
 
     learner: Mapped[Learner] = relationship()
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
+import threading
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 from sqlalchemy import delete, func, insert, select
@@ -42,6 +45,8 @@ from ..core.lexicons import lexicon_store
 from ..engine.lexicon import Lexicon
 from .builder import builder
 from .models import Deck, DeckCard, Review
+
+log = logging.getLogger(__name__)
 
 MAX_CARDS = 100_000
 MAX_LEARNER_DECKS = 50  # a learner's quota (TIRAGE_LEARNER_DECKS), so open sign-up cannot fill the disk
@@ -111,21 +116,52 @@ def create_deck(
     desired_retention: float = 0.9,
     states: list[CardState] | None = None,
 ) -> tuple[Deck, list[tuple[str, str]]]:
-    """A new deck of ``learner`` with its cards (new, or with the given fsrs ``states``, from an import)."""
+    """A new deck of ``learner`` with its cards (new, or with the given fsrs ``states``, from an import).
+
+    Under the server, a deck of generated cards (anagrams, stems, twos) is answered at once with the status
+    ``building`` and built in the background (:func:`_build_in_background`); its page shows the progress.
+    """
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
         raise Refused("bad_deck_name", "the deck name must be 1 to 80 characters")
     if not isinstance(lexicon_name, str) or lexicon_name not in lexicon_store().catalogue():
         raise Refused("bad_setting", f"unknown lexicon {lexicon_name!r}", setting="lexicon")
     _check_quota(learner)
+    deck = Deck(
+        learner_id=learner.id,
+        name=name.strip(),
+        lexicon=lexicon_name,
+        source=source,
+        new_per_day=new_per_day,
+        reviews_per_day=reviews_per_day,
+        desired_retention=desired_retention,
+    )
+    worker = builder()
+    if states is None and worker is not None and source.get("kind") in GENERATED_KINDS:
+        deck.status, deck.progress = "building", 0
+        db.session.add(deck)
+        db.session.commit()
+        app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+        threading.Thread(
+            target=_build_in_background, args=(app, deck.id, lexicon_name, source), name="deck-build", daemon=True
+        ).start()
+        return deck, []
     skipped: list[tuple[str, str]] = []
     if states is None:
-        worker = builder()
-        if worker is not None:  # under the server: in a process of its own, stopped past its time
-            ranks, skipped = worker.build(lexicon_name, source)
-        else:
-            cards, skipped = cards_for(lexicon_name, source)
-            ranks = [(card.id, card.rank if card.rank is not None else n) for n, card in enumerate(cards)]
-        states = [CardState(card_id, rank) for card_id, rank in ranks]
+        cards, skipped = cards_for(lexicon_name, source)
+        states = [CardState(card.id, card.rank if card.rank is not None else n) for n, card in enumerate(cards)]
+    _check_cards(learner, states)
+    db.session.add(deck)
+    db.session.flush()
+    _store_cards(deck, states)
+    db.session.commit()
+    return deck, skipped
+
+
+GENERATED_KINDS = ("anagram", "stem", "twos")  # built from the lexicon: seconds to minutes (word lists: linear)
+STORE_BATCH = 5_000  # cards written per transaction of a background build (its progress moves by these)
+
+
+def _check_cards(learner: Learner, states: list[CardState]) -> None:
     if not states:
         raise Refused("empty_deck", "the list has no card")
     if len(states) > MAX_CARDS:
@@ -138,17 +174,10 @@ def create_deck(
             f"your decks would hold more than {limit} cards: delete a deck or choose fewer cards",
             n=limit,
         )
-    deck = Deck(
-        learner_id=learner.id,
-        name=name.strip(),
-        lexicon=lexicon_name,
-        source=source,
-        new_per_day=new_per_day,
-        reviews_per_day=reviews_per_day,
-        desired_retention=desired_retention,
-    )
-    db.session.add(deck)
-    db.session.flush()
+
+
+def _store_cards(deck: Deck, states: list[CardState], done: Callable[[int], None] | None = None) -> None:
+    """The deck's cards, each once, written in batches (``done`` hears how many are written so far)."""
     seen: set[str] = set()
     rows = []
     for state in states:
@@ -156,9 +185,51 @@ def create_deck(
             continue
         seen.add(state.card_id)
         rows.append({"deck_id": deck.id, "card_id": state.card_id, "rank": state.rank, **_columns(state)})
-    db.session.execute(insert(DeckCard), rows)
+    for start in range(0, len(rows), STORE_BATCH):
+        db.session.execute(insert(DeckCard), rows[start : start + STORE_BATCH])
+        if done is not None:
+            done(start + len(rows[start : start + STORE_BATCH]))
+
+
+def _build_in_background(app: Flask, deck_id: int, lexicon_name: str, source: dict[str, Any]) -> None:
+    """Work the deck's cards out in the builder's worker process, then store them, the progress on the deck:
+    5 % once the build starts, 50 % when its cards are back, 100 % when they are all written."""
+    with app.app_context():
+        deck = db.session.get(Deck, deck_id)
+        worker = builder()
+        if deck is None or worker is None:
+            return
+        learner = deck.learner
+
+        def progress(per_cent: int) -> None:
+            deck.progress = per_cent
+            db.session.commit()
+
+        try:
+            progress(5)
+            ranks, _skipped = worker.build(lexicon_name, source, wait=BACKGROUND_WAIT_SECONDS)
+            states = [CardState(card_id, rank) for card_id, rank in ranks]
+            _check_cards(learner, states)
+            progress(50)
+            _store_cards(deck, states, lambda written: progress(50 + 50 * written // len(states)))
+            deck.status, deck.progress = "ready", 100
+            db.session.commit()
+        except Refused as error:
+            db.session.rollback()
+            _fail(deck, {"code": error.code, "message": str(error), "params": dict(error.params)})
+        except Exception:  # a bug or an outage: the deck says so, the log has the rest
+            log.exception("building deck %s failed", deck_id)
+            db.session.rollback()
+            _fail(deck, {"code": "build_failed", "message": "the deck could not be built", "params": {}})
+
+
+def _fail(deck: Deck, problem: dict[str, Any]) -> None:
+    db.session.execute(delete(DeckCard).where(DeckCard.deck_id == deck.id))
+    deck.status, deck.problem = "failed", problem
     db.session.commit()
-    return deck, skipped
+
+
+BACKGROUND_WAIT_SECONDS = 3600.0  # a background build queues behind the others (one at a time) this long
 
 
 def _columns(state: CardState) -> dict[str, Any]:

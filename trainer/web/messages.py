@@ -117,6 +117,7 @@ def _game_messages() -> dict[str, Say]:
             " blanks.",
             seconds=p.get("seconds", 60),
         ),
+        "build_failed": lambda p: _("This deck could not be built. Delete it and try again."),
         "builder_busy": lambda p: _("Another deck is being built. Try again in a minute."),
         "deck_quota": lambda p: _(
             "You have %(n)s decks, the most one learner may have: delete one first.", n=p.get("n", 50)

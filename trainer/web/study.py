@@ -185,8 +185,14 @@ def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage)
 @bp.get("/decks/<id:deck_id>")
 @learner_required
 def study(deck_id: int) -> ResponseReturnValue:
-    """The next card of the deck, or the day's end."""
+    """The next card of the deck, or the day's end; while the deck is built, its progress (or why it failed)."""
     deck = _learner_deck(deck_id)
+    if deck.status != "ready":
+        problem = deck.problem or {}
+        refusal = Refused(
+            str(problem.get("code", "build_failed")), str(problem.get("message", "")), **problem.get("params", {})
+        )
+        return render_template("drills/building.html", deck=deck, problem=game_message(refusal))
     now = utcnow()
     picked = service.next_card(deck, now)
     summary = service.deck_summary(deck, now)
