@@ -29,9 +29,13 @@ def test_a_learner_studies_with_the_keyboard_only(
     page.fill("#last", "20")
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/study/decks/\d+$"))
+    # Built in the background (the server's worker process): the page shows the progress, then the first card.
+    expect(page.locator("#deck-status")).to_contain_text("Building this deck; the page goes on by itself.")
+    expect(page.locator("progress.deck-progress")).to_be_visible()
+    assert not serious_violations(axe(page))
 
     # The likeliest seven-letter alphagram that makes words in the bundled list, and its two words.
-    expect(page.locator(".prompt")).to_have_text("AEINORT")
+    expect(page.locator(".prompt")).to_have_text("AEINORT", timeout=60_000)
     expect(page.locator("#answers")).to_be_focused()
     serious = serious_violations(axe(page))
     assert not serious, format_violations(serious)

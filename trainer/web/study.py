@@ -317,6 +317,14 @@ def undo(deck_id: int) -> ResponseReturnValue:
     return redirect(url_for("study.study", deck_id=deck.id), code=303)
 
 
+@bp.get("/decks/<id:deck_id>/status")
+@learner_required
+def deck_status(deck_id: int) -> ResponseReturnValue:
+    """How far the deck's building is (its page asks every second)."""
+    deck = _learner_deck(deck_id)
+    return jsonify(status=deck.status, progress=deck.progress)
+
+
 @bp.post("/decks/<id:deck_id>/delete")
 @learner_required
 def delete_deck(deck_id: int) -> ResponseReturnValue:
