@@ -22,6 +22,7 @@ import stat
 import subprocess
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -33,6 +34,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from drills.cardbox import CardboxRow, write_cardbox
 from tests.processes import TirageServer, best_play, parse_time, tirage_command, wait_until
 from tests.test_faults import Browser
 from tests.test_pages import csrf_token, text_of
@@ -537,6 +539,40 @@ def test_a_costly_deck_is_built_in_its_own_process_and_stopped_past_its_time(
 
         shown = wait_until(built, "the deck to be built", 30, str)
         assert "AEINORT" in shown, shown[:600]
+        # A pasted list is read in the background too; the lines left out are said once the deck is there.
+        mine = {**small, "name": "mine", "kind": "words", "words": "RETAINS\nQZXV\nSILENT"}
+        learner.open("/study/decks/new", mine)
+        ready = learner.url
+        shown = wait_until(built, "the word list to be read", 30, str)
+        assert "1 lines were left out (no valid word): QZXV" in shown, shown[:600]
+        # An imported Zyzzyva cardbox is written in the background as well, its schedule kept.
+        cardbox = tmp_path / "sevens.db"
+        write_cardbox(cardbox, [CardboxRow("AEINRST", 3, datetime.now(UTC) + timedelta(days=4))])
+        learner.open("/study/decks/import")
+        boundary = "tirage-test-boundary"
+        fields = {"csrf_token": learner.csrf, "name": "from Zyzzyva", "lexicon": "en"}
+        body = b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+            for key, value in fields.items()
+        )
+        body += (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="sevens.db"\r\n'
+                "Content-Type: application/octet-stream\r\n\r\n"
+            ).encode()
+            + cardbox.read_bytes()
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+        request = urllib.request.Request(
+            f"{running.base_url}/study/decks/import",
+            data=body,
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        with learner.opener.open(request, timeout=10) as answer:
+            ready = answer.geturl()
+        assert "/study/decks/" in ready, ready
+        wait_until(built, "the cardbox to be imported", 30, str)
+        assert ">from Zyzzyva</a>" in learner.open("/study/")[1]
     finally:
         serving.close()
 

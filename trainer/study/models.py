@@ -39,6 +39,7 @@ class Deck(Model):
     status: Mapped[str] = mapped_column(String(16), default="ready")
     progress: Mapped[int] = mapped_column(default=100)
     problem: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    skipped: Mapped[list[list[str]] | None] = mapped_column(JSON(none_as_null=True), default=None)  # [line, why]
 
     learner: Mapped[Learner] = relationship()
 

@@ -118,8 +118,9 @@ def create_deck(
 ) -> tuple[Deck, list[tuple[str, str]]]:
     """A new deck of ``learner`` with its cards (new, or with the given fsrs ``states``, from an import).
 
-    Under the server, a deck of generated cards (anagrams, stems, twos) is answered at once with the status
-    ``building`` and built in the background (:func:`_build_in_background`); its page shows the progress.
+    Under the server, every deck is answered at once with the status ``building`` and built in the background
+    (:func:`_build_in_background`): generated cards and word lists in the builder's worker process, imported
+    cards written in batches; its page shows the progress and the lines left out.
     """
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
         raise Refused("bad_deck_name", "the deck name must be 1 to 80 characters")
@@ -135,14 +136,16 @@ def create_deck(
         reviews_per_day=reviews_per_day,
         desired_retention=desired_retention,
     )
-    worker = builder()
-    if states is None and worker is not None and source.get("kind") in GENERATED_KINDS:
+    if builder() is not None:
         deck.status, deck.progress = "building", 0
         db.session.add(deck)
         db.session.commit()
         app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
         threading.Thread(
-            target=_build_in_background, args=(app, deck.id, lexicon_name, source), name="deck-build", daemon=True
+            target=_build_in_background,
+            args=(app, deck.id, lexicon_name, source, states),
+            name="deck-build",
+            daemon=True,
         ).start()
         return deck, []
     skipped: list[tuple[str, str]] = []
@@ -157,7 +160,6 @@ def create_deck(
     return deck, skipped
 
 
-GENERATED_KINDS = ("anagram", "stem", "twos")  # built from the lexicon: seconds to minutes (word lists: linear)
 STORE_BATCH = 5_000  # cards written per transaction of a background build (its progress moves by these)
 
 
@@ -191,9 +193,12 @@ def _store_cards(deck: Deck, states: list[CardState], done: Callable[[int], None
             done(start + len(rows[start : start + STORE_BATCH]))
 
 
-def _build_in_background(app: Flask, deck_id: int, lexicon_name: str, source: dict[str, Any]) -> None:
-    """Work the deck's cards out in the builder's worker process, then store them, the progress on the deck:
-    5 % once the build starts, 50 % when its cards are back, 100 % when they are all written."""
+def _build_in_background(
+    app: Flask, deck_id: int, lexicon_name: str, source: dict[str, Any], given: list[CardState] | None
+) -> None:
+    """Work the deck's cards out in the builder's worker process (unless ``given``, from an import), then store
+    them, the progress on the deck: 5 % once the build starts, 50 % when its cards are there, 100 % when they
+    are all written."""
     with app.app_context():
         deck = db.session.get(Deck, deck_id)
         worker = builder()
@@ -207,8 +212,11 @@ def _build_in_background(app: Flask, deck_id: int, lexicon_name: str, source: di
 
         try:
             progress(5)
-            ranks, _skipped = worker.build(lexicon_name, source, wait=BACKGROUND_WAIT_SECONDS)
-            states = [CardState(card_id, rank) for card_id, rank in ranks]
+            states = given
+            if states is None:
+                ranks, skipped = worker.build(lexicon_name, source, wait=BACKGROUND_WAIT_SECONDS)
+                states = [CardState(card_id, rank) for card_id, rank in ranks]
+                deck.skipped = [list(line) for line in skipped] or None
             _check_cards(learner, states)
             progress(50)
             _store_cards(deck, states, lambda written: progress(50 + 50 * written // len(states)))

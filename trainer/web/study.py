@@ -116,15 +116,7 @@ def new_deck() -> ResponseReturnValue:
         except Refused as error:
             flash(game_message(error), "error")
         else:
-            if skipped:
-                flash(
-                    _(
-                        "%(n)s lines were left out (no valid word): %(lines)s",
-                        n=len(skipped),
-                        lines=", ".join(line for line, _why in skipped[:10]),
-                    ),
-                    "error",
-                )
+            _say_skipped(skipped)
             return redirect(url_for("study.study", deck_id=deck.id), code=303)
     return render_template("drills/new_deck.html", form=form), 200 if request.method == "GET" else 400
 
@@ -143,18 +135,24 @@ def import_deck() -> ResponseReturnValue:
         except Refused as error:
             form.file.errors = [game_message(error)]
         else:
+            if deck.status == "building":  # under the server: its page follows the import
+                return redirect(url_for("study.study", deck_id=deck.id), code=303)
             flash(_("%(n)s cards imported.", n=service.deck_summary(deck, utcnow())["cards"]), "success")
-            if skipped:
-                flash(
-                    _(
-                        "%(n)s lines were left out (no valid word): %(lines)s",
-                        n=len(skipped),
-                        lines=", ".join(line for line, _why in skipped[:10]),
-                    ),
-                    "error",
-                )
+            _say_skipped(skipped)
             return redirect(url_for("study.decks"), code=303)
     return render_template("drills/import.html", form=form), 200 if request.method == "GET" else 400
+
+
+def _say_skipped(skipped: list[tuple[str, str]] | list[list[str]]) -> None:
+    if skipped:
+        flash(
+            _(
+                "%(n)s lines were left out (no valid word): %(lines)s",
+                n=len(skipped),
+                lines=", ".join(line for line, _why in skipped[:10]),
+            ),
+            "error",
+        )
 
 
 def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage) -> tuple[Deck, list[tuple[str, str]]]:
@@ -193,6 +191,10 @@ def study(deck_id: int) -> ResponseReturnValue:
             str(problem.get("code", "build_failed")), str(problem.get("message", "")), **problem.get("params", {})
         )
         return render_template("drills/building.html", deck=deck, problem=game_message(refusal))
+    if deck.skipped:  # a deck built in the background: its lines left out, said once
+        _say_skipped(deck.skipped)
+        deck.skipped = None
+        db.session.commit()
     now = utcnow()
     picked = service.next_card(deck, now)
     summary = service.deck_summary(deck, now)

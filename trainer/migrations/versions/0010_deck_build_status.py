@@ -1,4 +1,4 @@
-"""deck.status, deck.progress, deck.problem: decks built in the background, with a progress bar
+"""deck.status, .progress, .problem, .skipped: decks built in the background, with a progress bar
 
 Revision ID: 0010_deck_build_status
 Revises: 0009_name_key_room_lock
@@ -20,10 +20,12 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("status", sa.String(length=16), nullable=False, server_default="ready"))
         batch_op.add_column(sa.Column("progress", sa.Integer(), nullable=False, server_default="100"))
         batch_op.add_column(sa.Column("problem", sa.JSON(), nullable=True))
+        batch_op.add_column(sa.Column("skipped", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("deck") as batch_op:
+        batch_op.drop_column("skipped")
         batch_op.drop_column("problem")
         batch_op.drop_column("progress")
         batch_op.drop_column("status")
