@@ -159,7 +159,7 @@ def test_modes_are_a_registry() -> None:
     assert register(mode("classic")) is mode("classic")
 
 
-def test_a_random_seed_has_128_bits_and_a_chosen_one_at_least_20_digits_as_docs_fairness_says() -> None:
+def test_a_random_seed_has_128_bits_and_a_chosen_one_at_least_20_digits_as_docs_rules_6_4_says() -> None:
     """docs/rules.md §6.4: a short seed is found from round 1's public rack, so none is accepted."""
     seeds = {validate({}, LEXICONS)["seed"] for _ in range(64)}
     assert len(seeds) == 64 and all(10**19 <= seed < 10**40 for seed in seeds)

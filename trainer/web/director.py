@@ -6,6 +6,8 @@ console (or answers JSON to the projector's keyboard shortcuts); refusals are sh
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -178,31 +180,29 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
 @bp.post("/games/<game_id:game_id>/players/<id:player_id>/rename")
 @director_required
 def rename_player(game_id: int, player_id: int) -> ResponseReturnValue:
-    game = game_of_director(game_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    director = logged_in_director()
-    assert director is not None
-    try:
-        service.rename_player(game, player_id, request.form.get("name"), director.username)
-    except Refused as error:
-        return action_done(url_for("director.console", game_id=game.id), error)
-    return action_done(url_for("director.console", game_id=game.id))
+    name = request.form.get("name")
+    return _on_player(game_id, lambda game, author: service.rename_player(game, player_id, name, author))
 
 
 @bp.post("/games/<game_id:game_id>/players/<id:player_id>/remove")
 @director_required
 def remove_player(game_id: int, player_id: int) -> ResponseReturnValue:
+    return _on_player(game_id, lambda game, author: service.remove_player(game, player_id, author))
+
+
+def _on_player(game_id: int, change: Callable[[Game, str], object]) -> ResponseReturnValue:
+    """A director's change to a player of their game (the console's player list), then back to the console."""
     game = game_of_director(game_id)
     if not ActionForm().validate_on_submit():
         abort(400)
     director = logged_in_director()
     assert director is not None
+    back = url_for("director.console", game_id=game.id)
     try:
-        service.remove_player(game, player_id, director.username)
+        change(game, director.username)
     except Refused as error:
-        return action_done(url_for("director.console", game_id=game.id), error)
-    return action_done(url_for("director.console", game_id=game.id))
+        return action_done(back, error)
+    return action_done(back)
 
 
 @bp.post("/games/<game_id:game_id>/extend")
