@@ -502,7 +502,7 @@ def test_a_costly_deck_is_built_in_its_own_process_and_stopped_past_its_time(
 ) -> None:
     """Decks of blank anagrams held the serving process's CPU for minutes (plays at p99 24 s, scheduler sweeps
     skipped) and kept 2 GB: builds run in a worker process of their own, which a build past its time ends."""
-    serving = _serve(tmp_path, lexicon_store.cache_dir, TIRAGE_DECK_BUILD_SECONDS="8")
+    serving = _serve(tmp_path, lexicon_store.cache_dir, TIRAGE_DECK_BUILD_SECONDS="2")
     running = next(serving)
     try:
         assert running.process is not None
@@ -526,7 +526,7 @@ def test_a_costly_deck_is_built_in_its_own_process_and_stopped_past_its_time(
         def page(url: str) -> str:
             return text_of(learner.open(url.removeprefix(running.base_url))[1])
 
-        wait_until(lambda: "takes more than 8 seconds to build" in page(costly), "the build to be stopped", 30, str)
+        wait_until(lambda: "takes more than 2 seconds to build" in page(costly), "the build to be stopped", 30, str)
         wait_until(lambda: not _builds(pid), "the build's process to end", 10, str)
         assert "not built" in page("/study/")
         small = {**deck, "name": "7s", "length": "7", "last": "50", "blanks": "0", "csrf_token": learner.csrf}

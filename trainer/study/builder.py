@@ -27,6 +27,7 @@ from ..engine.lexicon import LexiconStore
 KEY = "tirage.deck_builder"
 BUILD_SECONDS = 60.0
 WAIT_SECONDS = 30.0  # longest wait for another learner's build to end before this one is refused
+WARM_UP_SECONDS = 120.0  # a worker loading a lexicon and its probability tables (not counted in the limit)
 RECYCLE_MB = 600.0  # a worker left bigger than this after a build ends (its caches go with it)
 
 CardRanks = list[tuple[str, int]]  # (card id, rank), in the deck's order
@@ -67,7 +68,10 @@ class DeckBuilder:
     def _run(self, lexicon_name: str, source: dict[str, Any]) -> tuple[CardRanks, list[tuple[str, str]]]:
         connection = self._worker()
         connection.send((lexicon_name, source))
-        answer = _receive(connection, self._process, time.monotonic() + self.seconds)
+        # The clock starts once the worker has its lexicon and probability tables (seconds, the first time):
+        # the limit is on the deck's own work.
+        ready = _receive(connection, self._process, time.monotonic() + WARM_UP_SECONDS)
+        answer = _receive(connection, self._process, time.monotonic() + self.seconds) if ready else None
         if answer is None:
             self.stop()
             raise Refused(
@@ -115,6 +119,8 @@ def _receive(
 
 def _serve_builds(data_dir: str, connection: multiprocessing.connection.Connection) -> None:
     """The worker: build the decks asked for, one after the other, until the server goes away."""
+    from drills.probability import probability_index
+
     from .service import cards_from_lexicon  # the worker imports what it needs, once spawned
 
     store = LexiconStore(Path(data_dir))
@@ -124,7 +130,10 @@ def _serve_builds(data_dir: str, connection: multiprocessing.connection.Connecti
         except EOFError:
             return
         try:
-            cards, skipped = cards_from_lexicon(store.load(lexicon_name), source)
+            lexicon = store.load(lexicon_name)
+            probability_index(lexicon)  # built once per worker and lexicon, before the build's clock starts
+            connection.send(("ready", None, _resident_mb()))
+            cards, skipped = cards_from_lexicon(lexicon, source)
             ranks = [(card.id, card.rank if card.rank is not None else n) for n, card in enumerate(cards)]
             answer: tuple[str, Any] = ("built", (ranks, skipped))
         except Refused as error:
