@@ -344,3 +344,44 @@ def test_lexicon_build_reports_each_lexicon_and_refuses_unknown_ones(instance: P
     missing = run(instance, "lexicon", "build", "nope")
     assert missing.returncode != 0
     assert "unknown lexicon 'nope' (known: " in missing.stderr
+
+
+# --- tirage director ----------------------------------------------------------------------------
+
+
+def _director_cli(instance: Path, *args: str, typed: str = "") -> Any:
+    """``tirage ARGS`` in this process on ``instance`` (SQLite), with ``typed`` as what the user types."""
+    from click.testing import CliRunner
+
+    from trainer.cli import main
+
+    env = {"TIRAGE_INSTANCE": str(instance), "DATABASE_URL": None, "TIRAGE_SECRET_KEY": None}
+    return CliRunner().invoke(main, list(args), input=typed, env=env)
+
+
+@pytest.mark.parametrize("command", [("director", "create", "alice"), ("director", "password", "alice")])
+def test_a_short_password_is_refused_before_it_is_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+) -> None:
+    """Issue 15: the length was checked only after the password had been typed twice."""
+    if command[1] == "password":
+        assert _director_cli(tmp_path, "director", "create", "alice", "--password", "first password").exit_code == 0
+    result = _director_cli(tmp_path, *command, typed="short\nlong enough 1\nlong enough 1\n")
+    assert result.exit_code == 0, result.output
+    said = result.output
+    refused = said.index("Error: the password must have at least 8 characters")
+    assert said.count("Repeat for confirmation") == 1 and refused < said.index("Repeat for confirmation"), said
+    assert said.count("Password") == 2  # asked again at once, then confirmed once
+    from trainer.app import create_app
+    from trainer.core.accounts import authenticate_director
+
+    monkeypatch.setenv("TIRAGE_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    with create_app().app_context():
+        assert authenticate_director("alice", "long enough 1") is not None
+
+
+def test_a_short_password_on_the_command_line_is_refused(tmp_path: Path) -> None:
+    result = _director_cli(tmp_path, "director", "create", "alice", "--password", "short")
+    assert result.exit_code == 2
+    assert "Invalid value for '--password': the password must have at least 8 characters" in result.output

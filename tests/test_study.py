@@ -195,6 +195,41 @@ def _sign_up(client: FlaskClient, name: str = "lea") -> None:
     assert answer.status_code == 303
 
 
+@pytest.mark.parametrize(
+    ("language", "taken", "short", "generic"),
+    [
+        (
+            "en",
+            "The name lea is taken: choose another one.",
+            "The password must have at least 8 characters.",
+            "The server could not do this now.",
+        ),
+        (
+            "fr",
+            "Le nom lea est déjà pris : choisissez-en un autre.",
+            "Le mot de passe doit avoir au moins 8 caractères.",
+            "Le serveur n’a pas pu le faire pour l’instant.",
+        ),
+    ],
+)
+def test_sign_up_says_what_is_wrong(study_app: Flask, language: str, taken: str, short: str, generic: str) -> None:
+    """Issue 15: a taken name (and before it a short password) answered "The server could not do this now."."""
+    _sign_up(study_app.test_client())
+    client = study_app.test_client()
+    for name, password, message in (("lea", "password123", taken), ("max", "short", short), ("max", "", None)):
+        answer = client.post(
+            "/study/signup",
+            data={"csrf_token": _token(client, "/study/signup"), "username": name, "password": password},
+            headers={"Accept-Language": language},
+        )
+        page = answer.get_data(as_text=True)
+        assert answer.status_code == 400 and generic not in page, page
+        if message is not None:
+            assert message in page, page
+    with study_app.app_context():
+        assert db.session.execute(select(func.count()).select_from(Learner)).scalar_one() == 1
+
+
 DECK_FORM = {
     "name": "7s",
     "lexicon": "en",

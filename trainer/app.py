@@ -1,7 +1,8 @@
 """The application factory: ``create_app()`` builds a configured Flask application.
 
 Configuration, in order of precedence: ``test_config`` (tests), environment variables
-(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``TIRAGE_INSTANCE`` via :mod:`trainer.core.paths`),
+(``TIRAGE_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``TIRAGE_PUBLIC_URL``, ``TIRAGE_INSTANCE`` via
+:mod:`trainer.core.paths`),
 then defaults that need nothing set up: a SQLite database and a generated secret key, both in the
 instance folder. The production server wraps this application: :mod:`trainer.server`.
 """
@@ -24,6 +25,7 @@ from .core import database, lexicons
 from .core.accounts import REMEMBER_DAYS
 from .core.paths import instance_path
 from .http import ratelimit
+from .http.lan import public_url
 from .study import builder as study_builder
 from .study import models as _study_models  # noqa: F401  (each service's models module registers its tables)
 from .wall import models as _wall_models  # noqa: F401
@@ -83,8 +85,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         TIRAGE_CATCH_UP_BYTES_PER_SECOND=_number("TIRAGE_CATCH_UP_BYTES_PER_SECOND"),
         # Seconds a new deck's cards may take to work out in their own process (trainer.study.builder; 60).
         TIRAGE_DECK_BUILD_SECONDS=_number("TIRAGE_DECK_BUILD_SECONDS"),
+        # The address join links and QR codes give phones (a proxy's, a fixed name): checked below.
+        TIRAGE_PUBLIC_URL=os.environ.get("TIRAGE_PUBLIC_URL"),
+        # Listening on the network (`tirage serve --lan`): a page opened at localhost gives phones the LAN address.
+        TIRAGE_LAN=False,
     )
     app.config.from_mapping(overrides)
+    # A bad address fails here, at start, rather than in every QR code of the night (lan.BadPublicUrl).
+    app.config["TIRAGE_PUBLIC_URL"] = public_url(app.config["TIRAGE_PUBLIC_URL"])
 
     database.init_app(app)
     lexicons.init_app(app)

@@ -9,13 +9,16 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .core.paths import instance_path
 from .engine.lexicon import LexiconStore
 from .engine.rules import ruleset_codes
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def _store() -> LexiconStore:
@@ -28,8 +31,13 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--host", default=None, help="Address to listen on  [default: 127.0.0.1; with --lan, every address]")
 @click.option("--port", default=5000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Listen on this machine's network addresses and print the address (and a QR code) phones open.",
+)
 @click.option(
     "--workers",
     default=1,
@@ -46,40 +54,119 @@ def main() -> None:
 )
 @click.option("--no-scheduler", is_flag=True, help="Do not close rounds here: another process runs `tirage scheduler`.")
 @click.option("--access-log", is_flag=True, help="Log every request (off: a room of phones makes a lot).")
-def serve(host: str, port: int, workers: int, threads: int, no_scheduler: bool, access_log: bool) -> None:
+def serve(
+    host: str | None, port: int, lan: bool, workers: int, threads: int, no_scheduler: bool, access_log: bool
+) -> None:
     """Start the production web server (uvicorn) on the instance folder's database."""
     import os
 
     import uvicorn
 
-    from .app import create_app
+    from .http.lan import is_wildcard, origin
     from .live.connections import GuardedConnections
     from .server import serving_app
 
     _raise_open_files_limit()  # each live stream is an open connection
+    # "" is every address: one socket for IPv4 and one for IPv6 (asyncio's; several workers share IPv4's only).
+    listen = host if host is not None else "" if lan else "127.0.0.1"
+    on_network = is_wildcard(listen)  # a page opened at localhost then gives phones the LAN address
     options: dict[str, Any] = {
-        "host": host,
+        "host": listen,
         "port": port,
         "access_log": access_log,
         "log_level": "info",
+        "log_config": _log_config(),
         "backlog": 4096,
         "timeout_keep_alive": 30,
         "timeout_graceful_shutdown": 5,
         "lifespan": "on",
         "http": GuardedConnections,  # request heads in time, connections per address capped
     }
+    where = f"every address of this machine, port {port}" if on_network else f"{origin('http', listen, port)}/"
     if workers == 1:
-        app = create_app({"TIRAGE_SCHEDULER": not no_scheduler, "TIRAGE_ANALYSIS_PROCESS": True})
-        click.echo(f"Tirage on http://{host}:{port}/ (instance folder {app.instance_path})")
+        app = _create_app(
+            {"TIRAGE_SCHEDULER": not no_scheduler, "TIRAGE_ANALYSIS_PROCESS": True, "TIRAGE_LAN": on_network}
+        )
+        click.echo(f"Tirage on {where} (instance folder {app.instance_path})")
+        if lan:
+            _print_lan_banner(listen, port, app.config["TIRAGE_PUBLIC_URL"])
         uvicorn.run(serving_app(app, threads), **options)
         return
     # Several workers: each is a fresh process building its own application; the round clock runs
     # once, here in the supervising process, unless another process runs it.
-    app = create_app({"TIRAGE_SCHEDULER": not no_scheduler})
+    app = _create_app({"TIRAGE_SCHEDULER": not no_scheduler})
     os.environ["TIRAGE_SERVE_THREADS"] = str(threads)
     os.environ["TIRAGE_SERVE_SCHEDULER"] = "0"
-    click.echo(f"Tirage on http://{host}:{port}/ with {workers} workers (instance folder {app.instance_path})")
+    os.environ["TIRAGE_SERVE_LAN"] = "1" if on_network else "0"
+    click.echo(f"Tirage on {where} with {workers} workers (instance folder {app.instance_path})")
+    if lan:
+        _print_lan_banner(listen, port, app.config["TIRAGE_PUBLIC_URL"], ipv6=False)
     uvicorn.run("trainer.server:from_environment", factory=True, workers=workers, **options)
+
+
+def _create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The application, or a clear one-line error for a configuration it cannot start with."""
+    from .app import create_app
+    from .http.lan import BadPublicUrl
+
+    try:
+        return create_app(config)
+    except BadPublicUrl as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's logging, plus this server's own lines (word graphs being built, warnings) in its output."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["trainer"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config
+
+
+def lan_banner(addresses: list[str], port: int, public: str | None) -> str:
+    """What ``tirage serve --lan`` prints: the address phones open and its QR code, or why there is none."""
+    import io
+
+    import segno
+
+    from .http.lan import origin, preferred
+
+    lines = []
+    first = preferred(addresses)
+    if public:
+        url = f"{public}/"
+        lines.append(f"Phones open {url} (TIRAGE_PUBLIC_URL); join links and QR codes use it.")
+    elif first is None:
+        return (
+            "No network address found: this machine is on no network that phones could reach.\n"
+            "Connect it to the club's Wi-Fi or to a phone's hotspot (no internet needed) and start again;\n"
+            f"until then Tirage answers on this machine only, at http://127.0.0.1:{port}/\n"
+        )
+    else:
+        url = f"{origin('http', first, port)}/"
+        lines.append(f"Phones in the room open {url} (on the same Wi-Fi as this machine)")
+        others = [f"{origin('http', a, port)}/" for a in addresses if a != first]
+        if others:
+            lines.append(f"This machine's other addresses: {', '.join(others)}")
+        lines.append(f"If phones cannot connect, allow TCP port {port} in this machine's firewall.")
+    code = io.StringIO()
+    segno.make(url, error="m").terminal(out=code, compact=True)
+    return "\n".join(lines) + "\n" + code.getvalue()
+
+
+def _print_lan_banner(listen: str, port: int, public: str | None, ipv6: bool = True) -> None:
+    from .http.lan import is_wildcard, lan_addresses, usable
+
+    if is_wildcard(listen) or listen == "::":
+        addresses = [a for a in lan_addresses() if listen != "::" or ":" in a]  # "::" takes IPv6 only
+    else:
+        addresses = [listen] if usable(listen) else []
+    if not ipv6:  # several workers share one IPv4 socket (uvicorn's): no IPv6 address answers
+        addresses = [address for address in addresses if ":" not in address]
+    click.echo(lan_banner(addresses, port, public), nl=False)
 
 
 def _raise_open_files_limit() -> None:
@@ -98,9 +185,7 @@ def scheduler() -> None:
     """Close rounds and start the next ones on time, for web processes started with --no-scheduler."""
     import signal
 
-    from .app import create_app
-
-    create_app({"TIRAGE_SCHEDULER": True})
+    _create_app({"TIRAGE_SCHEDULER": True})
     click.echo("Tirage round scheduler running (Ctrl-C to stop)")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -113,16 +198,28 @@ def director() -> None:
     """Manage the directors who create and run games."""
 
 
+def _checked_password(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """The password rules (core.accounts), checked as soon as it is typed: before asking for it a second time."""
+    from .core.accounts import check_password
+    from .core.errors import Refused
+
+    try:
+        return check_password(value)
+    except Refused as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @director.command("create")
 @click.argument("name")
-@click.password_option("--password", help="The director's password (asked for when left out).")
+@click.password_option(
+    "--password", callback=_checked_password, help="The director's password (asked for when left out)."
+)
 def director_create(name: str, password: str) -> None:
     """Create the director NAME (passwords are stored hashed)."""
-    from .app import create_app
     from .core.accounts import create_director
     from .core.errors import Refused
 
-    app = create_app()
+    app = _create_app()
     with app.app_context():
         try:
             create_director(name, password)
@@ -133,17 +230,16 @@ def director_create(name: str, password: str) -> None:
 
 @director.command("password")
 @click.argument("name")
-@click.password_option("--password", help="The new password (asked for when left out).")
+@click.password_option("--password", callback=_checked_password, help="The new password (asked for when left out).")
 def director_password(name: str, password: str) -> None:
     """Give the director NAME a new password: every login and API token of theirs ends (a lost or shared laptop)."""
     from sqlalchemy import select
 
-    from .app import create_app
     from .core.accounts import Director, change_password
     from .core.database import db
     from .core.errors import Refused
 
-    app = create_app()
+    app = _create_app()
     with app.app_context():
         account = db.session.execute(select(Director).where(Director.username == name)).scalar_one_or_none()
         if account is None:

@@ -26,4 +26,6 @@ def from_environment() -> TirageASGI:
     """The application of one uvicorn worker (``tirage serve --workers N`` imports it by name)."""
     scheduler = os.environ.get("TIRAGE_SERVE_SCHEDULER") == "1"
     threads = int(os.environ.get("TIRAGE_SERVE_THREADS", DEFAULT_THREADS))
-    return serving_app(create_app({"TIRAGE_SCHEDULER": scheduler, "TIRAGE_ANALYSIS_PROCESS": True}), threads)
+    lan = os.environ.get("TIRAGE_SERVE_LAN") == "1"  # listening on every address (`--lan`)
+    config = {"TIRAGE_SCHEDULER": scheduler, "TIRAGE_ANALYSIS_PROCESS": True, "TIRAGE_LAN": lan}
+    return serving_app(create_app(config), threads)

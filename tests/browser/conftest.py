@@ -107,8 +107,13 @@ def axe() -> Callable[..., list[dict[str, Any]]]:
 
 
 @pytest.fixture(scope="session")
-def screenshot_dir() -> Path:
-    """``docs/screenshots/`` of the checkout, where pages are captured for the documentation."""
-    folder = ROOT / "docs" / "screenshots"
+def screenshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where pages are captured: a temporary folder, so a test run leaves the tracked images alone, unless
+    ``TIRAGE_SCREENSHOTS`` names a folder (``TIRAGE_SCREENSHOTS=docs/screenshots`` remakes the README's;
+    a relative path is from the checkout)."""
+    asked = os.environ.get("TIRAGE_SCREENSHOTS", "").strip()
+    if not asked:
+        return tmp_path_factory.mktemp("screenshots")
+    folder = Path(asked) if Path(asked).is_absolute() else ROOT / asked
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -21,6 +21,7 @@ from typing import TypeVar
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import Index, String, delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -90,13 +91,17 @@ def _new_account(model: type[A], username: object, password: object, kind: str, 
     that kind has (``<kind>_taken``), a long enough password (``short_password``), committed."""
     name = username.strip() if isinstance(username, str) else ""
     if not 1 <= len(name) <= MAX_ACCOUNT_NAME:
-        raise Refused(f"bad_{kind}_name", f"the name must be 1 to {MAX_ACCOUNT_NAME} characters")
+        raise Refused(f"bad_{kind}_name", f"the name must be 1 to {MAX_ACCOUNT_NAME} characters", n=MAX_ACCOUNT_NAME)
     secret = check_password(password)
     if db.session.execute(select(model.id).where(model.username == name)).first() is not None:
         raise Refused(f"{kind}_taken", taken.format(name=name), name=name)
     account = model(username=name, password_hash=generate_password_hash(secret))
     db.session.add(account)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same name signed up a moment ago, between the check and the write
+        db.session.rollback()
+        raise Refused(f"{kind}_taken", taken.format(name=name), name=name) from None
     return account
 
 

@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -206,12 +207,17 @@ class LexiconStore:
         self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path
     ) -> tuple[WordGraph, WordGraph]:
         log.info("lexicon %s: building its word graphs", name)
+        started = time.monotonic()
         self._building.add(name)
         try:
-            return self._build(name, raw, rules, dawg_path, gaddag_path)
+            built = self._build(name, raw, rules, dawg_path, gaddag_path)
+        except BaseException:
+            log.warning("lexicon %s: building its word graphs failed after %.1f s", name, time.monotonic() - started)
+            raise
         finally:
             self._building.discard(name)
-            log.info("lexicon %s: word graphs ready", name)
+        log.info("lexicon %s: word graphs built in %.1f s", name, time.monotonic() - started)
+        return built
 
     def _build(
         self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path

@@ -37,7 +37,7 @@ from ..http.session import WALL_TOKENS, remember_token, session_token
 from ..wall import service
 from ..wall.models import Wall, WallFind, WallPlayer
 from .auth import director_required, logged_in_director
-from .common import qr_code
+from .common import public_link, qr_code
 from .forms import ActionForm, Form, join_code_field, player_name_field
 
 bp = Blueprint("wall", __name__)
@@ -201,7 +201,7 @@ def _player(wall: Wall) -> WallPlayer | None:
 
 
 def _join_url(wall: Wall) -> str:
-    return url_for("wall.join", code=wall.join_code, _external=True)
+    return public_link("wall.join", code=wall.join_code)
 
 
 # ---------------------------------------------------------------- the director
