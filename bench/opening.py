@@ -2,10 +2,10 @@
 
     python bench/opening.py [--data-dir DIR] [--racks N] [--repeat N]
 
-A duplicate round keeps its tops, the next best plays and how many plays score each score (issue 14). Two ways
-to get them from one rack, timed and their Python allocations' peak measured (``tracemalloc``), on the racks
-with two blanks that the seeds 1, 2, ... draw first (the engine's heaviest case) and on the midgame positions
-of ``bench/positions.json``:
+A duplicate round keeps its tops, the best placement of each of the next best words and how many plays score
+each score (issues 14 and 15). Two ways to get them from one rack, timed and their Python allocations' peak
+measured (``tracemalloc``), on the racks with two blanks that the seeds 1, 2, ... draw first (the engine's
+heaviest case) and on the midgame positions of ``bench/positions.json``:
 
 * **every play built**: ``generate_moves`` (a play object per legal play), then the summary from them;
 * **kept plays only**: ``summarise_moves`` (the server's way): the same summary, play objects for the kept only.
@@ -32,8 +32,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from trainer.duplicate.draw import Bag  # noqa: E402
-from trainer.duplicate.mode import BEST_PLAYS_KEPT  # noqa: E402
-from trainer.engine.board import Board  # noqa: E402
+from trainer.duplicate.mode import BEST_WORDS_KEPT  # noqa: E402
+from trainer.engine.board import Board, Move  # noqa: E402
 from trainer.engine.lexicon import LexiconStore  # noqa: E402
 from trainer.engine.movegen import generate_moves, summarise_moves  # noqa: E402
 from trainer.engine.rules import ruleset  # noqa: E402
@@ -41,17 +41,19 @@ from trainer.engine.rules import ruleset  # noqa: E402
 
 def every_play_built(board: Board, rack: str, store: LexiconStore) -> object:
     rules = ruleset("en")
-    moves = generate_moves(board, rules, store.load("en"), rack)
-    top = max(m.score or 0 for m in moves)
-    return (
-        [m for m in moves if m.score == top],
-        sorted(Counter(m.score or 0 for m in moves).items(), reverse=True),
-        sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT],
-    )
+    moves = sorted(generate_moves(board, rules, store.load("en"), rack), key=lambda m: -(m.score or 0))
+    tops = [m for m in moves if m.score == moves[0].score]
+    seen = {m.word.upper() for m in tops}
+    others: list[Move] = []  # the best placement of each of the next best words
+    for move in moves[len(tops) :]:
+        if len(others) < BEST_WORDS_KEPT and move.word.upper() not in seen:
+            seen.add(move.word.upper())
+            others.append(move)
+    return tops, sorted(Counter(m.score or 0 for m in moves).items(), reverse=True), tops + others
 
 
 def kept_plays_only(board: Board, rack: str, store: LexiconStore) -> object:
-    return summarise_moves(board, ruleset("en"), store.load("en"), rack, BEST_PLAYS_KEPT)
+    return summarise_moves(board, ruleset("en"), store.load("en"), rack, BEST_WORDS_KEPT)
 
 
 def measure(call: Callable[[], object], repeat: int) -> tuple[float, float]:

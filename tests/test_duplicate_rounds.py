@@ -16,7 +16,7 @@ import pytest
 
 from trainer.duplicate.draw import DrawRule, EndReason
 from trainer.duplicate.errors import RuleError
-from trainer.duplicate.mode import BEST_PLAYS_KEPT
+from trainer.duplicate.mode import BEST_WORDS_KEPT
 from trainer.duplicate.rounds import (
     GameEnd,
     GameState,
@@ -45,7 +45,7 @@ from trainer.duplicate.rounds import (
     resume,
     reveal_until,
 )
-from trainer.engine.board import Board
+from trainer.engine.board import Board, Move
 from trainer.engine.errors import EngineError
 from trainer.engine.lexicon import Lexicon
 from trainer.engine.movegen import generate_moves, summarise_moves
@@ -244,6 +244,19 @@ def test_each_last_play_is_judged_and_ranked_among_every_legal_play(en_rules: Ru
         judge(position, "8D QI")
 
 
+def best_distinct_words(moves: list[Move], words: int) -> list[Move]:
+    """Every top, then the best placement of each of the ``words`` best other words (docs/rules.md §6.1)."""
+    ranked = sorted(moves, key=lambda m: -(m.score or 0))
+    tops = [m for m in ranked if m.score == ranked[0].score]
+    seen = {m.word.upper() for m in tops}
+    others: list[Move] = []
+    for move in ranked[len(tops) :]:
+        if len(others) < words and move.word.upper() not in seen:
+            seen.add(move.word.upper())
+            others.append(move)
+    return tops + others
+
+
 def test_a_round_keeps_the_same_summary_without_building_every_play(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
     """Issue 14: a two-blank opening built 20,000-40,000 play objects in the server when the round keeps the
     tops, the next best and a score count. The summary is what every play would give, built for the kept."""
@@ -254,7 +267,7 @@ def test_a_round_keeps_the_same_summary_without_building_every_play(en_rules: Ru
     cases.append((cases[-1][0], "E?S?T"))  # two blanks on a midgame board
     for board, rack in cases:
         moves = generate_moves(board, en_rules, en_lexicon, rack)
-        summary = summarise_moves(board, en_rules, en_lexicon, rack, BEST_PLAYS_KEPT)
+        summary = summarise_moves(board, en_rules, en_lexicon, rack, BEST_WORDS_KEPT)
         if not moves:
             assert summary is None
             continue
@@ -262,5 +275,5 @@ def test_a_round_keeps_the_same_summary_without_building_every_play(en_rules: Ru
         top = max(m.score or 0 for m in moves)
         assert summary.tops == [m for m in moves if m.score == top], rack
         assert summary.score_counts == sorted(Counter(m.score or 0 for m in moves).items(), reverse=True), rack
-        assert summary.best == sorted(moves, key=lambda m: -(m.score or 0))[:BEST_PLAYS_KEPT], rack
+        assert summary.best == best_distinct_words(moves, BEST_WORDS_KEPT), rack
         assert sum(count for _score, count in summary.score_counts) == len(moves)

@@ -57,6 +57,9 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
             "blanks_either": True,
         },
         "seed": 42,
+        "thirty_seconds_cue": False,  # the projector's cues: off unless the director asks
+        "end_beeps": False,
+        "spoken_announcements": False,
     }
     assert list(settings) == list(TOP_LEVEL)
     assert draw_rule(settings["draw_rule"]) == DrawRule()  # the draw rule's own defaults, declared once
@@ -88,6 +91,9 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         ({"draw_rule": {"late_from_round": 0}}, "bad_setting", "late_from_round"),
         ({"draw_rule": {"blanks_either": 1}}, "bad_setting", "blanks_either"),
         ({"draw_rule": {"min_vowels": 4, "min_consonants": 4}}, "impossible_draw_rule", None),
+        ({"end_beeps": "yes"}, "bad_setting", "end_beeps"),
+        ({"spoken_announcements": None}, "bad_setting", "spoken_announcements"),
+        ({"thirty_seconds_cue": 1}, "bad_setting", "thirty_seconds_cue"),
     ],
 )
 def test_a_bad_setting_is_refused_naming_it(data: Any, code: str, setting: str | None) -> None:

@@ -11,7 +11,7 @@ from trainer.engine.movegen import summarise_moves, top_moves
 from trainer.engine.rules import Ruleset
 
 from .draw import Bag, Draw, reliquat_after
-from .mode import BEST_PLAYS_KEPT, Analysis, Mode
+from .mode import BEST_WORDS_KEPT, Analysis, Mode
 from .results import Correction, GameResults, RoundRecord, SoloRule, score_game
 from .text import N_
 from .tiebreak import order_tops
@@ -28,11 +28,12 @@ class Classic(Mode):
         if not everything:
             top_score, tops = top_moves(board, rules, lexicon, rack)
             return Analysis(top_score, tuple(order_tops(tops, rack))) if tops else None
-        summary = summarise_moves(board, rules, lexicon, rack, BEST_PLAYS_KEPT)  # play objects for the kept only
+        summary = summarise_moves(board, rules, lexicon, rack, BEST_WORDS_KEPT)  # play objects for the kept only
         if summary is None:
             return None
         tops = order_tops(summary.tops, rack)
-        return Analysis(tops[0].score or 0, tuple(tops), tuple(summary.score_counts), tuple(summary.best))
+        best = (*tops, *summary.best[len(summary.tops) :])  # the tops in tie-break order, then the next best words
+        return Analysis(tops[0].score or 0, tuple(tops), tuple(summary.score_counts), best)
 
     def place(self, board: Board, move: Move, rack: str) -> str:
         board.place(move.tiles)

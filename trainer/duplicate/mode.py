@@ -15,7 +15,7 @@ from trainer.engine.rules import Ruleset
 from .draw import Bag, Draw
 from .results import Correction, GameResults, RoundRecord, SoloRule
 
-BEST_PLAYS_KEPT = 12  # the best plays of a round, shown at its reveal (tops and next best)
+BEST_WORDS_KEPT = 10  # words kept besides the tops, each at its best placement: the reveal's "next best"
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,8 @@ class Analysis:
     top_score: int
     tops: tuple[Move, ...]  # every top play, in tie-break order: the first is placed by default
     score_counts: tuple[tuple[int, int], ...] = ()  # (score, how many legal plays score it), best first
-    best: tuple[Move, ...] = ()  # the best plays, best first, tops included (at most BEST_PLAYS_KEPT)
+    # Every top, then the best placement of each of the BEST_WORDS_KEPT best other words, best first.
+    best: tuple[Move, ...] = ()
 
 
 class Mode(ABC):

@@ -43,6 +43,7 @@ SECTIONS = (
     Section("clock", N_("Clock")),
     Section("solos", N_("Solos")),
     Section("draw", N_("Draw")),
+    Section("projector", N_("Projector")),
 )
 
 
@@ -232,6 +233,34 @@ SETTINGS: tuple[Setting, ...] = (
         optional=True,
         private=True,
     ),
+    # The projector's cues: off unless the director asks (a room may have no speakers, or its own arbiter).
+    Setting(
+        "thirty_seconds_cue",
+        "projector",
+        N_("“30 seconds left” cue"),
+        N_("The projector shows a large “30 seconds left” banner and plays a short sound."),
+        bool,
+        False,
+    ),
+    Setting(
+        "end_beeps",
+        "projector",
+        N_("End-of-round beeps"),
+        N_("The projector beeps each of the last 5 seconds, and longer when the round closes."),
+        bool,
+        False,
+    ),
+    Setting(
+        "spoken_announcements",
+        "projector",
+        N_("Spoken announcements"),
+        N_(
+            "The projector reads the draw aloud, letter by letter, when each round starts, and the top with its"
+            " square at the reveal, in the game's language."
+        ),
+        bool,
+        False,
+    ),
 )
 
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
@@ -349,6 +378,11 @@ def validate(data: object, lexicons: Mapping[str, str], new_seed: Callable[[], i
     for setting in SETTINGS:
         if setting.kind is int and setting.group is None and setting.name != "seed":
             settings[setting.name] = _whole_number(setting, given(setting.name), f"'{setting.name}'")
+        elif setting.kind is bool and setting.group is None:
+            value = given(setting.name)
+            if not isinstance(value, bool):
+                raise _bad(setting.name, f"'{setting.name}' must be true or false")
+            settings[setting.name] = value
     settings["seed"] = seed_of(given("seed"))
     rule = _draw_rule(data.get(DRAW_RULE))
     try:

@@ -22,7 +22,6 @@ letter changes no score; the letters are found for the top plays only.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -821,27 +820,54 @@ def generate_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequenc
 @dataclass(frozen=True)
 class MoveSummary:
     """What a duplicate round keeps of its rack's plays: the tops, how many plays score each score (best first)
-    and the best few plays (the reveal's "next best")."""
+    and the best plays: every top, then the best placement of each of the next best distinct words (the
+    reveal's "next best", docs/rules.md §6.1)."""
 
     tops: list[Move]
     score_counts: list[tuple[int, int]]
     best: list[Move]
 
 
+def _word_key(position: Position, raw: RawPlay) -> tuple[int, ...]:
+    """The word a found play forms along its direction (played-through letters included, a blank as its
+    letter), as letter indices, without building the play."""
+    _score, horizontal, index, start, end, placed = raw
+    cells = position.lines[index if horizontal else position.size + index].cell
+    by_index = dict(placed)
+    return tuple(cells[j] if j not in by_index else by_index[j] & ~BLANK_FLAG for j in range(start, end))
+
+
 def summarise_moves(
-    board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str, keep: int
+    board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str, words: int
 ) -> MoveSummary | None:
     """:func:`generate_moves` reduced to a :class:`MoveSummary` (None when there is no legal play), building play
-    objects for the kept plays only: a two-blank rack has 20,000 to 40,000 plays, and a round keeps a dozen."""
+    objects for the kept plays only: a two-blank rack has 20,000 to 40,000 plays, and a round keeps a dozen.
+
+    ``best`` holds every top, then, best first, the best placement of each of the ``words`` best words other
+    than the tops' (one word at five places is one idea for a room, not five)."""
     position, found = _all_plays(board, rules, lexicon, rack)
     if not found:
         return None
     counts = Counter(raw[0] for raw in found)
     top = max(counts)
-    tops = [_to_move(position, raw) for raw in found if raw[0] == top]
-    # nlargest is sorted(..., reverse=True)[:keep]: plays of one score stay in the order they were found.
-    best = [_to_move(position, raw) for raw in heapq.nlargest(keep, found, key=lambda raw: raw[0])]
-    return MoveSummary(tops, sorted(counts.items(), reverse=True), best)
+    tops = [raw for raw in found if raw[0] == top]
+    seen = {_word_key(position, raw) for raw in tops}
+    # Stable: plays of one score stay in the order they were found (reverse=True keeps it too).
+    found.sort(key=_score_of, reverse=True)
+    others: list[RawPlay] = []
+    for raw in itertools.islice(found, len(tops), None):
+        if len(others) == words:
+            break
+        key = _word_key(position, raw)
+        if key not in seen:
+            seen.add(key)
+            others.append(raw)
+    best = [_to_move(position, raw) for raw in tops + others]
+    return MoveSummary(best[: len(tops)], sorted(counts.items(), reverse=True), best)
+
+
+def _score_of(raw: RawPlay) -> int:
+    return raw[0]
 
 
 def count_moves(board: Board, rules: Ruleset, lexicon: Lexicon, rack: Sequence[str] | str) -> int:

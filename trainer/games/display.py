@@ -8,6 +8,7 @@ validity before the round closes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import ceil
 
@@ -24,7 +25,9 @@ from .cache import cached, game_results
 from .models import Event, Game, Player, Round
 
 STANDINGS_PAGE = 10  # rows of the standings on one projector page
-STANDINGS_PAGES_SHOWN = 10  # the projector pages through the top of the table, not through a room of 1,500
+# The projector pages through a club's whole room (200 players: a 3-minute rotation of 21 panels), and
+# through the top 200 of a room of 1,500, not through its 150 pages.
+STANDINGS_PAGES_SHOWN = 20
 BEST_PLAYERS_SHOWN = 5
 NEXT_BEST_SHOWN = 5
 
@@ -110,6 +113,11 @@ class GameView:
     def example(self) -> str:
         """A play written in this game's notation, for help texts and errors."""
         return "8D TRAIN" if self.notation == "english" else "H4 TRAIN"
+
+    @property
+    def alphabet(self) -> str:
+        """The letters a blank may stand for in this game."""
+        return ruleset(self.game.rules).tileset.letters
 
 
 def notation_of(game: Game) -> Notation:
@@ -199,9 +207,7 @@ def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
     submitted = [p for p in players if p.move is not None]
     top_score = round_.top_score or 0
     tops = list(round_.tops or [])
-    next_best = [
-        (str(move), score) for move, score in (round_.best_plays or []) if isinstance(score, int) and score < top_score
-    ][:NEXT_BEST_SHOWN]
+    next_best = next_best_words(round_.best_plays or [], tops, top_score)
     best = sorted((p for p in submitted if p.valid), key=lambda p: (-p.total, p.player))[:BEST_PLAYERS_SHOWN]
     return Reveal(
         number=round_.number,
@@ -216,6 +222,31 @@ def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
         best_players=best,
         plays=scored.plays,
     )
+
+
+def _word(written: str) -> str:
+    """The word of a play as stored (``8D HUMBLE``: the whole word along its direction, a blank in lower case)."""
+    return written.split()[-1].upper() if written.split() else ""
+
+
+def next_best_words(
+    best_plays: Sequence[Sequence[object]], tops: Sequence[str], top_score: int
+) -> list[tuple[str, int]]:
+    """The reveal's next best (docs/rules.md §6.1): the best words after the tops, each once at its best placement,
+    best first. Rounds opened before the engine kept one placement a word stored the same word at several places:
+    the first (best) is kept here too."""
+    seen = {_word(top) for top in tops}
+    chosen: list[tuple[str, int]] = []
+    for move, score in best_plays:
+        if not isinstance(move, str) or not isinstance(score, int) or score >= top_score:
+            continue
+        word = _word(move)
+        if word not in seen:
+            seen.add(word)
+            chosen.append((move, score))
+            if len(chosen) == NEXT_BEST_SHOWN:
+                break
+    return chosen
 
 
 def game_view(game: Game) -> GameView:

@@ -1,17 +1,21 @@
 """The room's screen (``/games/<id>/projector``), driven from the director's laptop.
 
 Only the game's director opens it: in the lobby it shows the join code and QR code. It reads from
-the back of a room at 1280×720 and 1920×1080; keyboard shortcuts run the night without leaving it
-(space: pause/resume, →: next round, R: reveal now), posting to the console's actions.
+the back of a room at 1024×768, 1280×720 and 1920×1080; keyboard shortcuts run the night without
+leaving it, posting to the console's actions (trainer/static/js/projector.js): Space pauses and
+resumes at once, while Space in the lobby (start), → (next round) and R (reveal now) act on a second
+press within 2 s. The game's cue settings (30 seconds left, last seconds' beeps, spoken draw and top)
+are played by the page.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from ..games.display import game_view
 from .auth import director_required, game_of_director
+from .common import join_link
 from .forms import ActionForm
 
 bp = Blueprint("projector", __name__)
@@ -23,7 +27,7 @@ def _context(game_id: int) -> dict[str, object]:
         "game": game,
         "view": game_view(game),
         "form": ActionForm(),
-        "join_url": url_for("play.join", code=game.join_code, _external=True),
+        "join_url": join_link(game.join_code),
     }
 
 

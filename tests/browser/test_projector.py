@@ -1,0 +1,463 @@
+"""The club night's projector (issue 15), in real Chromium against the real ``tirage serve``.
+
+A director drives it from the keyboard: the keys that cannot be undone act on a second press within
+2 s; the reveal pages through every page of the standings, whatever refreshes the screen meanwhile;
+it fits 1024×768, 1280×720 and 1920×1080 in both themes; and, when the game's settings ask for them,
+it speaks the draw and the top and cues the clock's last seconds. Players join and hand in plays
+through the JSON API (what their phones use), to keep a room of 35 quick.
+
+Time in the browser is Playwright's clock (``context.clock``): it runs on its own, and the tests jump
+it forward over the 2-second window and the 10-second panels instead of waiting. The cues' test runs
+on real time: its round's deadline is the server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.game_night import PASSWORD, Director, Game, Night, api, live, night_of, position
+from tests.processes import TirageServer
+from trainer.engine import Lexicon
+
+SEED = 20240611_000000_000029  # round 1 draws ?AEEORS (English rules) and ?EENRSZ (French rules): a blank to say
+PAGE_MS = 10_000  # each panel of the reveal (projector.js)
+ROOM = 35  # four pages of standings
+SIZES = ((1024, 768), (1280, 720), (1920, 1080))
+THEMES = ("standard", "contrast")
+
+# What the page hands to the speech engine and to the sound card: each utterance's text and language, each
+# tone's pitch and length (the real engines still run; headless Chromium plays nothing aloud).
+RECORDER = """
+window.spoken = [];
+window.tones = [];
+const realSpeak = window.speechSynthesis.speak.bind(window.speechSynthesis);
+window.speechSynthesis.speak = (utterance) => {
+  window.spoken.push({ text: utterance.text, lang: utterance.lang });
+  realSpeak(utterance);
+};
+const RealContext = window.AudioContext;
+window.AudioContext = class extends RealContext {
+  createOscillator() {
+    const oscillator = super.createOscillator();
+    const start = oscillator.start.bind(oscillator);
+    const stop = oscillator.stop.bind(oscillator);
+    let began = 0;
+    oscillator.start = (when) => { began = when; start(when); };
+    oscillator.stop = (when) => {
+      window.tones.push({ frequency: oscillator.frequency.value, seconds: Math.round((when - began) * 100) / 100 });
+      stop(when);
+    };
+    return oscillator;
+  }
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def director_name(live_server: TirageServer) -> str:
+    live_server.create_director("club", PASSWORD)
+    return "club"
+
+
+@pytest.fixture
+def night(browser: Browser, live_server: TirageServer, director_name: str) -> Iterator[Night]:
+    with night_of(browser, live_server, director_name) as opened:
+        yield opened
+
+
+def director_token(server: TirageServer) -> str:
+    return str(server.ok("POST", "/api/auth/token", {"username": "club", "password": PASSWORD})["token"])
+
+
+def new_game(server: TirageServer, token: str, **settings: Any) -> Game:
+    """A game made through the API (the director's token), the reveal left to the director."""
+    made = server.ok("POST", "/api/games", {"reveal_seconds": None, "seed": SEED, **settings}, token=token, status=201)
+    return Game(made["id"], made["join_code"], "")
+
+
+def join(server: TirageServer, game: Game, names: list[str]) -> list[str]:
+    """Players join through the API; their tokens."""
+    return [server.ok("POST", "/api/join", {"code": game.code, "name": name}, status=201)["token"] for name in names]
+
+
+def hand_in(server: TirageServer, game: Game, tokens: list[str], lexicon: Lexicon) -> None:
+    """Each player hands in a legal play of another score, the first the top (a solo): standings of all kinds."""
+    where = position(server, game.id, lexicon)
+    best_of_each_score = list({move.score: move for move in reversed(where.moves)}.values())[::-1]
+    for i, token in enumerate(tokens):
+        move = best_of_each_score[i % len(best_of_each_score)]
+        server.ok(
+            "POST", f"/api/games/{game.id}/rounds/{where.round}/plays", {"move": where.written(move)}, token=token
+        )
+
+
+def status(server: TirageServer, game: Game) -> str:
+    return str(api(server, f"/games/{game.id}")["status"])
+
+
+def projector_page(context: BrowserContext, server: TirageServer, game: Game, theme: str = "standard") -> Page:
+    page = context.new_page()
+    page.goto(f"{server.base_url}/games/{game.id}/projector?theme={theme}")
+    expect(page.locator("html")).to_have_attribute("data-theme", theme)
+    return page
+
+
+def spoken(page: Page) -> list[dict[str, str]]:
+    return list(page.evaluate("window.spoken"))
+
+
+def tones(page: Page) -> list[dict[str, float]]:
+    return list(page.evaluate("window.tones"))
+
+
+# ---------------------------------------------------------------- the keys
+
+
+def test_keys_that_cannot_be_undone_act_on_a_second_press_within_2_seconds(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+) -> None:
+    director = night.director()
+    token = director_token(live_server)
+    game = new_game(live_server, token, spoken_announcements=True)
+    tokens = join(live_server, game, ["Ann", "Bea"])
+    director.context.add_init_script(RECORDER)
+    director.context.clock.install()
+    director.console.goto(f"{live_server.base_url}/director/games/{game.id}")
+    projector = director.open_projector(game)
+    clock = director.context.clock
+    prompt = projector.locator("[data-key-prompt]")
+    expect(projector.locator("#shortcuts-help")).to_have_text(
+        "Keys: Space twice starts · Space pause/resume · → twice next round · R twice reveal now"
+    )
+    # The game's cues need sound: the browser keeps it off until a key press, and the screen says so.
+    waiting = projector.locator("[data-sound-waiting]")
+    expect(waiting).to_contain_text("Sound is off until a key is pressed")
+
+    # Space in the lobby: the first press only says what the second will do, and unlocks the sound.
+    projector.keyboard.press(" ")
+    expect(prompt).to_have_text("Press Space again within 2 s to start the game")
+    expect(prompt).to_be_visible()
+    expect(waiting).to_be_hidden()
+    clock.fast_forward(2500)
+    expect(prompt).to_be_hidden()
+    assert status(live_server, game) == "lobby"
+    expect(live(projector)).to_have_attribute("data-status", "lobby")
+    # A press after the 2 s starts over: it asks again; the next press within 2 s starts the game.
+    projector.keyboard.press(" ")
+    expect(prompt).to_be_visible()
+    assert status(live_server, game) == "lobby"
+    projector.keyboard.press(" ")
+    expect(live(projector)).to_have_attribute("data-status", "playing")
+    expect(prompt).to_be_hidden()
+    rack = api(live_server, f"/games/{game.id}")["rack"]
+    assert "?" in rack, rack
+    # The draw is read letter by letter, the blank last.
+    draw = ", ".join([*sorted(rack.replace("?", "")), *["blank"] * rack.count("?")])
+    projector.wait_for_function("text => window.spoken.some((u) => u.text === text)", arg=draw)
+    assert spoken(projector) == [{"text": draw, "lang": "en-GB"}]
+
+    # Pause and resume undo each other: Space acts at once during a round.
+    projector.keyboard.press(" ")
+    expect(live(projector)).to_have_attribute("data-status", "paused")
+    expect(prompt).to_be_hidden()
+    projector.keyboard.press(" ")
+    expect(live(projector)).to_have_attribute("data-status", "playing")
+
+    hand_in(live_server, game, tokens, en_lexicon)
+    # R: once asks, a different key forgets it, twice closes the round.
+    projector.keyboard.press("r")
+    expect(prompt).to_have_text("Press R again within 2 s to close the round")
+    projector.keyboard.press("ArrowRight")
+    expect(prompt).to_have_text("Press → again within 2 s to start the next round")
+    projector.keyboard.press("r")
+    expect(prompt).to_have_text("Press R again within 2 s to close the round")
+    assert status(live_server, game) == "playing"
+    projector.keyboard.press("R")
+    expect(live(projector)).to_have_attribute("data-status", "revealing")
+    details = live_server.ok("GET", f"/api/games/{game.id}/rounds/1", token=token)
+    square, word = details["placed"].split()
+    top = f"Top: {square}, {word.lower()}, {details['top_score']} points"
+    projector.wait_for_function("text => window.spoken.some((u) => u.text === text)", arg=top)
+    assert spoken(projector)[-1] == {"text": top, "lang": "en-GB"}
+
+    # →: once asks; after 2 s it asks again; twice starts round 2 (whose draw is read in turn).
+    projector.keyboard.press("ArrowRight")
+    expect(prompt).to_be_visible()
+    clock.fast_forward(2500)
+    expect(prompt).to_be_hidden()
+    projector.keyboard.press("ArrowRight")
+    expect(prompt).to_be_visible()
+    assert status(live_server, game) == "revealing"
+    projector.keyboard.press("ArrowRight")
+    expect(live(projector)).to_have_attribute("data-round", "2")
+    expect(live(projector)).to_have_attribute("data-status", "playing")
+    projector.wait_for_function("() => window.spoken.length === 3")
+    # Refreshes say nothing again: the 30-second resync and a reload of the page within the round.
+    clock.fast_forward(31_000)
+    projector.reload()
+    expect(live(projector)).to_have_attribute("data-round", "2")
+    expect(projector.locator("#live .rack")).to_be_visible()
+    assert projector.evaluate("window.spoken.length") == 0  # a new page: nothing said again
+    assert tones(projector) == []  # no cue asked for but the speech
+    night.errors.check()
+
+
+# ---------------------------------------------------------------- the standings
+
+
+def standings_rows(page: Page) -> list[list[str]]:
+    rows = page.locator("#live .standings-page:not([hidden]) tbody tr")
+    return [[cell.strip() for cell in row.locator("td").all_inner_texts()] for row in rows.all()]
+
+
+def test_the_reveal_shows_every_page_of_35_players_standings_whatever_refreshes_it(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+) -> None:
+    director = night.director()
+    token = director_token(live_server)
+    game = new_game(live_server, token)
+    names = [f"Player {i:02d}" for i in range(1, ROOM + 1)]
+    tokens = join(live_server, game, names)
+    live_server.ok("POST", f"/api/games/{game.id}/start", token=token)
+    hand_in(live_server, game, tokens, en_lexicon)
+    live_server.ok("POST", f"/api/games/{game.id}/close", token=token)
+    director.context.clock.install()
+    projector = projector_page(director.context, live_server, game)
+    clock = director.context.clock
+    state = live(projector)
+    expect(state).to_have_attribute("data-status", "revealing")
+    projector.evaluate(
+        "window.refreshes = 0; document.getElementById('live')"
+        ".addEventListener('tirage:refreshed', () => { window.refreshes += 1; })"
+    )
+
+    # "Next best": each word once, none of them the top's word (which fits at several places on an empty board).
+    placed = projector.locator("#live .top-play .move").inner_text()
+    words = [move.split()[1].upper() for move in projector.locator("#live .next-best .move").all_inner_texts()]
+    assert words and len(set(words)) == len(words), words
+    assert placed.split()[1].upper() not in words, (placed, words)
+
+    def expect_page(number: int) -> None:
+        """Page ``number`` of 4, alone on the screen, with the server's standings (rank and name) of its ten."""
+        expect(state).to_have_attribute("data-panel", f"standings-{number}")
+        expect(projector.locator("#live .reveal")).to_be_hidden()
+        expect(projector.locator("#live .standings-page:not([hidden]) caption")).to_contain_text(f"page {number} of 4")
+        table = api(live_server, f"/games/{game.id}/standings")["standings"]
+        assert len(table) == ROOM
+        expected = [[str(s["rank"]), s["name"]] for s in table[(number - 1) * 10 : number * 10]]
+        assert [row[:2] for row in standings_rows(projector)] == expected, number
+
+    expect(state).to_have_attribute("data-panel", "details")
+    expect(projector.locator("#live .reveal")).to_be_visible()
+    for number in (1, 2):
+        clock.fast_forward(PAGE_MS)
+        expect_page(number)
+    # An event renders the region again (a score corrected): still page 2, not back to the details.
+    results = live_server.ok("GET", f"/api/games/{game.id}/rounds/1", token=token)["results"]
+    first = api(live_server, f"/games/{game.id}/standings")["standings"][0]
+    last = next(r for r in results if r["name"] == first["name"])
+    live_server.ok(
+        "POST",
+        f"/api/games/{game.id}/rounds/1/corrections",
+        {"player_id": last["player_id"], "score": 0, "reason": "Played after the deadline"},
+        token=token,
+        status=201,
+    )
+    projector.wait_for_function("() => window.refreshes >= 1")
+    expect_page(2)
+    # The 30-second resync renders it again too; the pages go on from where they were.
+    clock.fast_forward(PAGE_MS)
+    expect_page(3)
+    clock.fast_forward(PAGE_MS)
+    projector.wait_for_function("() => window.refreshes >= 2")
+    expect_page(4)
+    assert len(standings_rows(projector)) == ROOM - 30
+    clock.fast_forward(PAGE_MS)
+    expect(state).to_have_attribute("data-panel", "details")
+
+    # After the game the same rotation goes on, through every page.
+    live_server.ok("POST", f"/api/games/{game.id}/end", token=token)
+    expect(state).to_have_attribute("data-status", "finished")
+    expect(state).to_have_attribute("data-panel", "details")
+    expect(projector.locator("#live .reveal .notice")).to_have_text("Game over")
+    for number in (1, 2, 3, 4):
+        clock.fast_forward(PAGE_MS)
+        expect_page(number)
+    night.errors.check()
+
+
+# ---------------------------------------------------------------- the layout
+
+# Where the projector draws outside the window, and the standings' text size: the board, rack and clock
+# (``required``) and every row and cell of the standings page shown, and anything else that shows text.
+LAYOUT = """(required) => {
+    const width = window.innerWidth, height = window.innerHeight, found = [];
+    const where = (element) => {
+        const box = element.getBoundingClientRect();
+        const text = (element.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 30);
+        return `<${element.tagName.toLowerCase()} class="${element.className}"> at [${Math.round(box.left)}, ` +
+            `${Math.round(box.top)}, ${Math.round(box.right)}, ${Math.round(box.bottom)}]: ${text}`;
+    };
+    const outside = (element) => {
+        const box = element.getBoundingClientRect();
+        return box.left < -1 || box.top < -1 || box.right > width + 1 || box.bottom > height + 1;
+    };
+    for (const selector of required) {
+        const element = document.querySelector(selector);
+        if (!element || !element.getBoundingClientRect().width) found.push(`${selector} is not shown`);
+        else if (outside(element)) found.push(`${selector}: ${where(element)}`);
+    }
+    const page = document.querySelector("#live .standings-page:not([hidden])");
+    let smallest = null;
+    if (page) {
+        for (const cell of page.querySelectorAll("tr, th, td")) {
+            if (outside(cell)) found.push(where(cell));
+            if (cell.matches("td")) smallest = Math.min(smallest ?? 1e9, parseFloat(getComputedStyle(cell).fontSize));
+        }
+    }
+    for (const element of document.querySelectorAll("body *")) {
+        if (element.closest("[hidden], .visually-hidden, .skip-link, script")) continue;
+        const shows = element.matches("img, td, th, li") ||
+            Array.from(element.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+        const box = element.getBoundingClientRect();
+        if (shows && box.width && box.height && outside(element)) found.push(where(element));
+    }
+    const wider = document.documentElement.scrollWidth - width;
+    if (wider > 0) found.push(`the page is ${wider}px wider than the screen`);
+    return { found, smallest };
+}"""
+
+
+def layout_problems(page: Page, what: str, required: tuple[str, ...] = ()) -> list[str]:
+    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    checked = page.evaluate(LAYOUT, list(required))
+    problems = [f"{what} at {width}×{height}: {where}" for where in checked["found"]]
+    # Standings read from the back of a room: each row's text at least a 30th of the screen's height.
+    if checked["smallest"] is not None and checked["smallest"] < height / 30:
+        problems.append(f"{what} at {width}×{height}: standings text of {checked['smallest']}px")
+    return problems
+
+
+def test_the_projector_fits_1024_1280_and_1920_screens_in_both_themes(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, screenshot_dir: Path
+) -> None:
+    director = night.director()
+    token = director_token(live_server)
+    game = new_game(live_server, token, thirty_seconds_cue=True)  # the bar then shows the sound notice too
+    names = [f"Player {i:02d}" for i in range(1, ROOM)] + ["Marie-Bernadette de La Tour-Dupont-Lefebvre"[:40]]
+    tokens = join(live_server, game, names)
+    director.context.clock.install()
+    clock = director.context.clock
+    problems: list[str] = []
+
+    def each_size(page: Page, what: str, required: tuple[str, ...] = ()) -> None:
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            problems.extend(layout_problems(page, what, required))
+
+    for theme in THEMES:
+        page = projector_page(director.context, live_server, game, theme)
+        each_size(page, f"lobby, {theme}", (".join-code", ".qr", ".join-url", ".board"))
+        page.close()
+    live_server.ok("POST", f"/api/games/{game.id}/start", token=token)
+    hand_in(live_server, game, tokens, en_lexicon)
+    for theme in THEMES:
+        page = projector_page(director.context, live_server, game, theme)
+        expect(live(page)).to_have_attribute("data-status", "playing")
+        each_size(page, f"round, {theme}", (".board", "#live .rack", "#live .clock-big", "[data-submissions]"))
+        page.close()
+    live_server.ok("POST", f"/api/games/{game.id}/close", token=token)
+    for theme in THEMES:
+        page = projector_page(director.context, live_server, game, theme)
+        expect(live(page)).to_have_attribute("data-panel", "details")
+        each_size(page, f"reveal, {theme}", (".board", "#live .top-play", "#live .next-best", "#live .best-players"))
+        for number in (1, 2, 3, 4):
+            clock.fast_forward(PAGE_MS)
+            expect(live(page)).to_have_attribute("data-panel", f"standings-{number}")
+            each_size(page, f"standings page {number}, {theme}", ("#live .standings-page:not([hidden]) table",))
+            if theme == "standard" and number == 1:
+                page.set_viewport_size({"width": 1024, "height": 768})
+                page.keyboard.press("Shift")  # a key press unlocks the sound: the bar's notice goes
+                expect(page.locator("[data-sound-waiting]")).to_be_hidden()
+                page.screenshot(path=screenshot_dir / "projector-1024-standings.png")
+        page.close()
+    assert not problems, "layout problems:\n" + "\n".join(problems)
+    night.errors.check()
+
+
+# ---------------------------------------------------------------- the cues, in a French game
+
+
+def create_game_with_cues(director: Director, round_seconds: int) -> Game:
+    """Through the New game form (in French): French rules, the three cues ticked."""
+    page = director.console
+    page.locator('a[href$="/director/games/new"]').click()
+    cues = {
+        "thirty_seconds_cue": "Signal « plus que 30 secondes »",
+        "end_beeps": "Bips de fin de coup",
+        "spoken_announcements": "Annonces à voix haute",
+    }
+    for name, label in cues.items():  # a tick box with its label beside it, off unless the director asks
+        box = page.locator(f"#{name}")
+        expect(box).to_have_attribute("type", "checkbox")
+        expect(box).not_to_be_checked()
+        expect(page.locator("label.check", has=box)).to_have_text(label)
+        box.check()
+    page.locator("#rules").select_option("fr")
+    page.locator("#round_seconds").fill(str(round_seconds))
+    page.locator("#reveal_seconds").fill("")
+    page.locator("#seed").fill(str(SEED))
+    page.locator("form.settings-form button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/director/games/\d+$"))
+    game_id = int(page.url.rsplit("/", 1)[1])
+    code = page.locator(".lobby-panel .join-code").inner_text().strip()
+    return Game(game_id, code, "")
+
+
+def test_a_french_projector_speaks_the_draw_and_the_top_and_cues_the_last_30_and_5_seconds(
+    night: Night, live_server: TirageServer
+) -> None:
+    director = night.director(locale="fr-FR")
+    game = create_game_with_cues(director, round_seconds=33)
+    settings = api(live_server, f"/games/{game.id}")["settings"]
+    assert (settings["thirty_seconds_cue"], settings["end_beeps"], settings["spoken_announcements"]) == (True,) * 3
+    director.context.add_init_script(RECORDER)
+    projector = director.open_projector(game)
+    expect(projector.locator("[data-sound-waiting]")).to_contain_text("Le son reste coupé")
+    projector.keyboard.press(" ")
+    projector.keyboard.press(" ")
+    expect(live(projector)).to_have_attribute("data-status", "playing")
+    expect(projector.locator("[data-sound-waiting]")).to_be_hidden()
+    rack = api(live_server, f"/games/{game.id}")["rack"]
+    assert "?" in rack, rack
+    draw = ", ".join([*sorted(rack.replace("?", "")), *["joker"] * rack.count("?")])
+    projector.wait_for_function("text => window.spoken.some((u) => u.text === text)", arg=draw)
+    assert spoken(projector) == [{"text": draw, "lang": "fr-FR"}]
+    assert tones(projector) == []
+
+    # 30 seconds left: a banner across the screen, the clock in red, a two-note chime.
+    banner = projector.locator("[data-cue-banner]")
+    expect(banner).to_be_visible(timeout=8_000)
+    expect(banner).to_have_text("Plus que 30 secondes")
+    expect(projector.locator("body")).to_have_class(re.compile(r"\blast-seconds\b"))
+    assert tones(projector) == [{"frequency": 660, "seconds": 0.18}, {"frequency": 990, "seconds": 0.3}]
+
+    # The last 5 seconds: a beep each, then a long one as the round closes; then the top, spoken.
+    expect(live(projector)).to_have_attribute("data-status", "revealing", timeout=40_000)
+    projector.wait_for_function("() => window.tones.length === 8")
+    assert tones(projector)[2:] == [{"frequency": 880, "seconds": 0.15}] * 5 + [{"frequency": 660, "seconds": 0.9}]
+    expect(projector.locator("body")).not_to_have_class(re.compile(r"\blast-seconds\b"))
+    token = director_token(live_server)
+    details = live_server.ok("GET", f"/api/games/{game.id}/rounds/1", token=token)
+    square, word = details["placed"].split()
+    assert re.fullmatch(r"[A-O]\d+|\d+[A-O]", square), square  # French notation: H4 down, 8H across
+    top = f"Top : {square}, {word.lower()}, {details['top_score']} points"
+    projector.wait_for_function("text => window.spoken.some((u) => u.text === text)", arg=top)
+    assert spoken(projector)[1:] == [{"text": top, "lang": "fr-FR"}]
+    night.errors.check()
