@@ -324,9 +324,11 @@ class EventReader(threading.Thread):
                         kind = text[6:].strip()
                     elif text.startswith("data:"):
                         data += text[5:].strip()
-                    elif text == "" and event_id is not None:  # the blank line ends an event
-                        self.events.append((number, event_id, kind, json.loads(data or "{}").get("round")))
-                        last, event_id, kind, data = event_id, None, "", ""
+                    elif text == "":  # the blank line ends an event (a heartbeat has no id)
+                        if event_id is not None:
+                            self.events.append((number, event_id, kind, json.loads(data or "{}").get("round")))
+                            last = event_id
+                        event_id, kind, data = None, "", ""
             except (OSError, http.client.HTTPException):
                 pass  # the server went away: reconnect, as EventSource does
             finally:

@@ -308,7 +308,8 @@ def test_a_player_keeps_their_identity_and_play_across_reloads(
     answer = submit(bob, game_id, play)
     assert answer.get_json() == {"ok": True, "move": play, "score": score}
     page = text_of(bob.get(f"/play/{game_id}").get_data(as_text=True))
-    assert "Bob" in page and f"Your play: {play}, {score} points as placed" in page
+    # Handed in, its score hidden until the reveal: the room learns scores together.
+    assert "Bob" in page and f"Handed in: {play}" in page and "points as placed" not in page
     with app.app_context():
         assert db.session.execute(select(func.count(Player.id)).where(Player.game_id == game_id)).scalar() == 2
 
@@ -334,10 +335,8 @@ def test_the_play_page_hands_its_script_the_players_own_token_and_no_cache_keeps
         headers={"Authorization": f"Bearer {token.group(1)}"},
     )
     assert taken.status_code == 200 and taken.get_json()["score"] == score
-    assert f"Your play: {play}, {score} points as placed" in text_of(
-        bob.get(f"/play/{game_id}/live").get_data(as_text=True)
-    )
-    assert "Your play:" not in text_of(cy.get(f"/play/{game_id}/live").get_data(as_text=True))
+    assert f"Handed in: {play}" in text_of(bob.get(f"/play/{game_id}/live").get_data(as_text=True))
+    assert "Handed in:" not in text_of(cy.get(f"/play/{game_id}/live").get_data(as_text=True))
 
 
 def test_a_stranger_is_sent_to_join_and_a_missing_game_says_so(

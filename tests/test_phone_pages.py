@@ -127,7 +127,7 @@ def test_a_room_reads_the_same_fragment_as_the_view_in_every_state_built_once_pe
 
     _act(served, game_id, "start")
     playing = _check(served, phones[1], game_id)
-    assert 'data-running="1"' in playing and "No play handed in yet" in playing
+    assert 'data-running="1"' in playing and "Your play: none yet" in playing
     plays = plays_of(app, service_round(app, game_id))
     builds_before = pages.builds
     # A play through the server's play path shows on the player's page at once (plays do not change the
@@ -153,7 +153,7 @@ def test_a_room_reads_the_same_fragment_as_the_view_in_every_state_built_once_pe
         assert answer.status_code == 200, answer.get_data(as_text=True)
     served.hub._fan_out(served.hub._read())
     assert f'data-submitted="{plays[8][0]}"' in _check(served, phones[3], game_id)
-    assert "No play handed in yet" in _check(served, phones[-1], game_id)
+    assert "Your play: none yet" in _check(served, phones[-1], game_id)
     assert pages.builds == builds_before
 
     _act(served, game_id, "close")

@@ -27,6 +27,8 @@ class RoundEvents(Playing, PagePhones):
     """What each event sets going, and the rounds as the events tell them."""
 
     def on_event(self, listener: Listener, kind: str, payload: bytes, now: float) -> None:
+        if kind == "heartbeat":  # live.js only notes that the stream is alive
+            return
         if kind == "submission":
             self.submission_events += 1
             return

@@ -183,7 +183,11 @@ class Director:
         return projector
 
     def press(self, action: str) -> None:
-        """A button of the console's live region (start, close, next, end...)."""
+        """A button of the console's live region (start, close, next, end...); one that asks first (closing the
+        round) is opened, then confirmed."""
+        confirm = self.console.locator(f'#live details.confirm:has(button[data-action="{action}"])')
+        if confirm.count() and confirm.get_attribute("open") is None:
+            confirm.locator("summary").click()
         self.console.locator(f'#live button[data-action="{action}"]').click()
 
 
@@ -202,7 +206,7 @@ class Player:
         page.locator("#name").fill(self.name)
         page.locator("form.stack-form button[type=submit]").tap()
         expect(page).to_have_url(re.compile(rf"/play/{game.id}$"))
-        expect(page.locator(".phone-head .who")).to_have_text(self.name)
+        expect(page.locator(".phone-now .who")).to_have_text(self.name)
 
     @property
     def move_input(self) -> Locator:
@@ -214,7 +218,7 @@ class Player:
 
     @property
     def submitted(self) -> Locator:
-        return self.page.locator("#live .submitted")
+        return self.page.locator(".phone-now .submitted")
 
     def wait_for(self, status: str, round_number: int | None = None) -> None:
         expect(live(self.page)).to_have_attribute("data-status", status)
@@ -223,7 +227,9 @@ class Player:
 
     def rack(self) -> str:
         return "".join(
-            self.page.locator("#live .rack [data-letter]").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
+            self.page.locator(".phone-now .rack [data-letter]").evaluate_all(
+                "tiles => tiles.map(t => t.dataset.letter)"
+            )
         )
 
     def type_play(self, text: str) -> None:
@@ -244,13 +250,14 @@ class Player:
         expect(self.error).to_be_empty()
 
     def tap_play(self, move: Move, where: Position) -> None:
-        """Tap the start square, choose the direction, type the word: the preview shows its tiles."""
+        """As the page's help says: tap the first square, tap Across or Down, type the word. The letters are
+        typed on the keyboard wherever the focus is (nothing clicks the input first): the page must keep it in
+        the play's input. The preview shows the play's tiles."""
         self.page.locator(f'#live td.sq[data-name="{where.square(move)}"] button').tap()
         direction = self.page.locator(f'[data-direction="{"across" if move.horizontal else "down"}"]')
         direction.tap()
         expect(direction).to_have_attribute("aria-pressed", "true")
-        self.move_input.press("End")
-        self.move_input.press_sequentially(move.word)
+        self.page.keyboard.type(move.word)
         expect(self.move_input).to_have_value(where.written(move))
         expect(self.page.locator("#live td.sq.preview")).to_have_count(len(move.tiles))
 

@@ -88,12 +88,14 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     expect(director.console.locator(".player-list li")).to_have_text(["Ann", "Bea", "Cy"])
     expect(projector.locator("[data-players]")).to_have_text("3 players")
 
-    # Space on the projector starts the game.
+    # Space twice on the projector starts the game (once only asks: tests/browser/test_projector.py).
+    projector.keyboard.press(" ")
+    expect(projector.locator("[data-key-prompt]")).to_be_visible()
     projector.keyboard.press(" ")
     for page in (director.console, projector, ann.page, bea.page, cy.page):
         expect(live(page)).to_have_attribute("data-status", "playing")
     for player in (ann, bea, cy):
-        expect(player.page.locator("#live .clock")).to_have_text(re.compile(r"^\d+:\d\d$"))
+        expect(player.page.locator(".phone-now .clock")).to_have_text(re.compile(r"^\d+:\d\d$"))
         expect(player.page.locator("#play-form")).to_be_visible()
 
     # ---- round 1
@@ -118,14 +120,15 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     cy.hand_in()
     expect(cy.error).to_contain_text("centre square")
     expect(cy.move_input).to_have_attribute("aria-invalid", "true")
-    expect(cy.page.locator("#live .submitted.none")).to_be_visible()
+    expect(cy.page.locator(".phone-now .submitted.none")).to_be_visible()
     cy.submit(r1.written(cy_move))
     expect(cy.move_input).not_to_have_attribute("aria-invalid", "true")
 
     expect(director.console.locator("[data-submissions]")).to_have_text("3")
     expect(projector.locator("[data-submissions]")).to_have_text("3")
 
-    # R on the projector reveals.
+    # R twice on the projector reveals.
+    projector.keyboard.press("r")
     projector.keyboard.press("r")
     for player in (ann, bea, cy):
         player.wait_for("revealing", 1)
@@ -141,7 +144,8 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     assert mine["Cy"]["move"] == r1.written(cy_move) and mine["Cy"]["score"] == cy_move.score
     expect(director.console.locator(".reveal-panel table.results tbody tr")).to_have_count(3)
 
-    # ---- round 2, started with → on the projector
+    # ---- round 2, started with → twice on the projector
+    projector.keyboard.press("ArrowRight")
     projector.keyboard.press("ArrowRight")
     for player in (ann, bea, cy):
         player.wait_for("playing", 2)
@@ -169,7 +173,7 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     expect(director.console.locator("[data-submissions]")).to_have_text("3")
     cy.context.set_offline(False)
     cy.page.reload()
-    expect(cy.page.locator(".phone-head .who")).to_have_text("Cy")
+    expect(cy.page.locator(".phone-now .who")).to_have_text("Cy")
     cy.wait_for("playing", 2)
     expect(cy.submitted).to_have_attribute("data-submitted", r2.written(cy_move))
     expect(cy.page.locator("[data-connection-lost]")).to_be_hidden()
@@ -181,7 +185,8 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     mine = {p.name: expect_reveal_figures(p, live_server, game.id, 2) for p in (ann, bea, cy)}
     assert mine["Cy"]["move"] == r2.written(cy_move), mine["Cy"]
 
-    # → after the last round (max_rounds 2) ends the game; the phones' final standings are the server's.
+    # → twice after the last round (max_rounds 2) ends the game; the phones' final standings are the server's.
+    projector.keyboard.press("ArrowRight")
     projector.keyboard.press("ArrowRight")
     for page in (director.console, projector, ann.page, bea.page, cy.page):
         expect(live(page)).to_have_attribute("data-status", "finished")
@@ -219,14 +224,16 @@ def test_a_french_game_in_french_with_french_notation(
         player.wait_for("lobby")
 
     console.locator('#live button[data-action="start"]').click()
-    expect(console.locator('#live button[data-action="close"]')).to_have_text("Clore le coup maintenant")
+    expect(console.locator("#live details.confirm summary")).to_have_text("Clore le coup maintenant…")
+    expect(console.locator('#live button[data-action="close"]')).to_have_text("Oui, clore le coup 1 maintenant")
     for player in (chloe, denis):
         player.wait_for("playing", 1)
         page = player.page
         expect(page.locator("html")).to_have_attribute("lang", "fr")
-        expect(page.locator("#live .round-label")).to_contain_text("Coup 1")
-        expect(page.locator("#live .round-label .status")).to_have_text("Coup en cours")
-        expect(page.locator("#move-help")).to_contain_text("H4 TRAIN")
+        expect(page.locator(".phone-now .round-label")).to_contain_text("Coup 1")
+        expect(page.locator(".phone-now .round-label .status")).to_have_text("· Coup en cours")
+        expect(page.locator("#play-help")).to_contain_text("H4 TRAIN")
+        expect(page.locator("#play-help-notation")).to_contain_text("notation française")
         expect(page.locator('[data-direction="across"]')).to_have_text("Horizontal →")
         expect(page.locator("#play-form button[type=submit]")).to_have_text("Valider")
 
@@ -242,7 +249,7 @@ def test_a_french_game_in_french_with_french_notation(
     denis.hand_in()
     expect(denis.error).to_contain_text("case centrale")
     denis.submit(r1.written(typed))
-    expect(denis.submitted).to_contain_text("Votre coup")
+    expect(denis.submitted).to_have_text(f"Coup rendu : {r1.written(typed)}")
     chloe.tap_play(tapped, r1)
     chloe.hand_in()
     expect(chloe.submitted).to_have_attribute("data-submitted", r1.written(tapped))
@@ -315,7 +322,8 @@ def phone_shot(player: Player, theme: str, state: str, folder: Path) -> list[str
     page = player.page
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
     page.screenshot(path=folder / f"phone-{theme}-{state}.png", full_page=True)
-    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    # The layout viewport's width: in a mobile browser window.innerWidth grows with a page that is too wide.
+    wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     return [f"phone {theme} {state}: the page is {wide}px wider than the phone"] if wide > 0 else []
 
 
@@ -358,6 +366,7 @@ def test_screenshots_of_the_projector_and_a_phone_fit_their_screens(
     phone.hand_in()
     expect(phone.submitted).to_have_attribute("data-submitted", where.written(moves[0]))
 
+    projector.keyboard.press("r")
     projector.keyboard.press("r")
     phone.wait_for("revealing", 2)
     problems += projector_shots(projector, projector_url, "reveal", screenshot_dir)
@@ -439,6 +448,7 @@ def test_phone_and_projector_pass_axe_in_both_themes_and_the_contrast_theme_reac
     check("round", "playing", refused_play_with_its_preview)
     ann.submit(where.written(where.plain(below_top=True)))
 
+    projector.keyboard.press("r")
     projector.keyboard.press("r")
     ann.wait_for("revealing", 2)
     check("reveal", "revealing")

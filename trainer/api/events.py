@@ -19,11 +19,10 @@ from flask.typing import ResponseReturnValue
 
 from ..games.draws import DRAW_SHARED
 from ..games.events import events_after
-from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
+from ..http.sse import HEADERS, HEARTBEAT, HEARTBEAT_SECONDS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
 from .common import asker_inside, bp, seen_game
 
 POLL_SECONDS = 0.5
-HEARTBEAT_SECONDS = 15.0
 BATCH = 200
 
 
@@ -56,7 +55,7 @@ def stream(
         if now - start >= timeout:
             return
         if now - last_sent >= heartbeat:
-            yield ": heartbeat\n\n"
+            yield HEARTBEAT
             last_sent = now
         time.sleep(max(0.0, min(poll, timeout - (now - start))))
 

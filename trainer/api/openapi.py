@@ -527,8 +527,9 @@ PATHS: dict[str, Any] = {
                 "Named events (`event:` is the kind: created, joined, round_started, submission, paused, "
                 "resumed, extended, round_closed, placed, corrected, finished), each with its `id:`; the "
                 "data is a JSON object with `id`, `kind`, `at` and the event's fields. Submissions carry "
-                "only counts; `quiet=1` leaves out the per-player events (joined, submission). A comment is "
-                "sent as a heartbeat; the stream ends after `timeout` seconds "
+                "only counts; `quiet=1` leaves out the per-player events (joined, submission). Every 15 s a "
+                "`heartbeat` event without id (data `{}`) says the connection is alive; the stream ends after "
+                "`timeout` seconds "
                 "and clients reconnect with Last-Event-ID."
             ),
             "parameters": [

@@ -45,6 +45,12 @@ def new_join_code() -> str:
     raise Refused("no_code", "no free join code: try again")
 
 
+def new_rejoin_code() -> str:
+    """A code a player types to take their place again on a new phone: a join code's letters, one more of them
+    (it is only ever looked up by its hash, and lives ten minutes)."""
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH + 1))
+
+
 def typed_code(code: object) -> str:
     """A join code as a player typed it: spaces trimmed, upper case, at most twice a code's length
     (a code longer than that names no room, and is not echoed back whole)."""

@@ -1,4 +1,4 @@
-"""A reader for GCG game records (docs/rules.md §5.4).
+"""A reader for GCG game records (docs/rules.md §5.5).
 
 A GCG file is a list of pragmas (``#player1 nick Full Name``, ``#lexicon NWL18``, ``#note ...``)
 and event lines, one per turn or score change::

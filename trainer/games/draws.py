@@ -55,6 +55,13 @@ def shown_to_outsiders(game: Game) -> bool:
     return all(_closed_rounds(other) >= game.round_number for other in _siblings(game))
 
 
+def rounds_shown_to_outsiders(game: Game) -> int | None:
+    """How many of ``game``'s rounds an outsider may see: None for all of them, else the fewest rounds any other
+    game of its draw has closed."""
+    siblings = _siblings(game)
+    return min(_closed_rounds(other) for other in siblings) if siblings else None
+
+
 def inside(game: Game, director_id: int | None = None, player_token: str | None = None) -> bool:
     """Whether the asker is of ``game``: its director, or one of its players (by their token)."""
     if director_id is not None and director_id == game.director_id:

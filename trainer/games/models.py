@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Dialect, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Dialect, ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -61,6 +61,10 @@ class Game(Model):
     solo_min_players: Mapped[int] = mapped_column(default=16)
     seed: Mapped[int] = mapped_column(SeedDigits, index=True)  # index: the games that share a draw
     max_rounds: Mapped[int | None] = mapped_column(default=None)
+    # The projector's optional cues (trainer.duplicate.settings, section "projector").
+    thirty_seconds_cue: Mapped[bool] = mapped_column(default=False, server_default=false())
+    end_beeps: Mapped[bool] = mapped_column(default=False, server_default=false())
+    spoken_announcements: Mapped[bool] = mapped_column(default=False, server_default=false())
     locked: Mapped[bool] = mapped_column(default=False)  # the director closed the room to new players
     status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby playing paused revealing finished
     round_number: Mapped[int] = mapped_column(default=0)
@@ -91,6 +95,9 @@ class Player(Model):
     name_key: Mapped[str] = mapped_column(String(160))  # trainer.core.names.name_key
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # A one-time code the director gives a player whose phone died (service.offer_rejoin), hashed like tokens.
+    rejoin_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True, unique=True)
+    rejoin_expires_at: Mapped[datetime | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -208,12 +208,15 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
     }
 
 
-PRIVATE_EVENTS = {"submission", "joined"}  # their author is a player's name: never streamed
+PRIVATE_EVENTS = {"submission", "joined", "rejoined"}  # their author is a player's name: never streamed
+# What a removed player handed in stays in the log (the game's record) but is never streamed: a play of the
+# round in progress would be everyone's before the close.
+RECORD_ONLY = {"removed": ("plays", "corrections")}
 
 
 def event(row: Event) -> dict[str, Any]:
     """An event of the log as streamed: counts for submissions, never a name or a play behind one."""
-    data = dict(row.data)
+    data = {key: value for key, value in row.data.items() if key not in RECORD_ONLY.get(row.kind, ())}
     settings = data.get("settings")
     if row.kind == "created" and isinstance(settings, dict):
         data["settings"] = declared.shown(settings, private=False)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.accounts import Director
 from ..core.clock import utcnow
-from ..core.codes import hash_token, new_join_code, new_token, typed_code
+from ..core.codes import hash_token, new_join_code, new_rejoin_code, new_token, typed_code
 from ..core.database import db, table_of
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
@@ -236,14 +236,71 @@ def rename_player(game: Game, player_id: object, name: object, author: str) -> P
 
 
 def remove_player(game: Game, player_id: object, author: str) -> None:
-    """The director removes a player (a prank, a duplicate): their token stops working, their plays, results and
-    corrections go, and the standings are those of the others."""
+    """The director removes a player (a prank, a duplicate): their token stops working and the standings are those
+    of the others. What they handed in stays in the game's record: the ``removed`` event carries every play of
+    theirs (round, play, score as placed, when received) and every correction, before the rows go."""
     player = _player_of(game, player_id)
+    numbers = {r.id: r.number for r in game.rounds}
+    plays = [
+        {
+            "round": numbers.get(s.round_id),
+            "move": s.move,
+            "score_as_placed": s.score_as_placed,
+            "received_at": s.received_at.isoformat(),
+        }
+        for s in db.session.execute(
+            select(Submission).where(Submission.player_id == player.id).order_by(Submission.id)
+        ).scalars()
+    ]
+    corrections = [
+        {"round": numbers.get(c.round_id), "score": c.score, "reason": c.reason, "author": c.author}
+        for c in db.session.execute(
+            select(Correction).where(Correction.player_id == player.id).order_by(Correction.id)
+        ).scalars()
+    ]
     for model in (Correction, Result, Submission):
         db.session.execute(delete(model).where(model.player_id == player.id))
     db.session.delete(player)
-    log(game.id, "removed", {"player": player.id, "name": player.name, "players": player_count(game)}, author)
+    record = {"player": player.id, "name": player.name, "plays": plays, "corrections": corrections}
+    log(game.id, "removed", {**record, "players": player_count(game)}, author)
     db.session.commit()
+
+
+REJOIN_SECONDS = 600  # a rejoin code works once, for ten minutes
+
+
+def offer_rejoin(game: Game, player_id: object, author: str, now: datetime | None = None) -> str:
+    """A one-time code (shown once) with which ``player_id`` takes their place again on a new phone, with their plays
+    and results; the code replaces any earlier one (docs/rules.md §6.16)."""
+    player = _player_of(game, player_id)
+    if game.status == GameStatus.FINISHED:
+        raise Refused("game_finished", "this game is finished")
+    now = now or utcnow()
+    code = new_rejoin_code()
+    player.rejoin_hash = hash_token(code)
+    player.rejoin_expires_at = now + timedelta(seconds=REJOIN_SECONDS)
+    log(game.id, "rejoin_offered", {"player": player.id}, author, now)
+    db.session.commit()
+    return code
+
+
+def rejoin(code: object, now: datetime | None = None) -> tuple[Player, str]:
+    """The player a rejoin code was given to, with a new token: the old phone's token stops working."""
+    typed = typed_code(code)
+    if not typed:
+        raise Refused("code_missing", "'code' is missing: give the rejoin code")
+    now = now or utcnow()
+    player = db.session.execute(select(Player).where(Player.rejoin_hash == hash_token(typed))).scalar_one_or_none()
+    expires = player.rejoin_expires_at if player is not None else None
+    if player is None or expires is None or expires <= now or player.game.status == GameStatus.FINISHED:
+        raise Refused("unknown_rejoin_code", "this rejoin code is not valid: ask the director for a new one")
+    token = new_token()
+    player.token_hash = hash_token(token)
+    player.rejoin_hash = None
+    player.rejoin_expires_at = None
+    log(player.game_id, "rejoined", {"player": player.id}, player.name, now)
+    db.session.commit()
+    return player, token
 
 
 def player_for_token(token: str) -> Player | None:

@@ -16,9 +16,14 @@ from .ids import MAX_ID
 
 DEFAULT_TIMEOUT = 300.0  # seconds a stream stays open; clients reconnect
 MAX_TIMEOUT = 600.0
+HEARTBEAT_SECONDS = 15.0  # between heartbeats (``TIRAGE_SSE_HEARTBEAT``); pages reconnect after two missed
 RETRY_MS = 2000  # how long a browser waits before reconnecting
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # nginx must not buffer the stream
 _EVENT_ID = re.compile(r"[0-9]{1,10}")
+# A named event, not a comment: a browser's EventSource never shows comments to the page, and the page needs to
+# see the heartbeats to notice a connection that died without closing (a phone's Wi-Fi gone). No id: it does
+# not move the client's resume point.
+HEARTBEAT = "event: heartbeat\ndata: {}\n\n"
 
 
 def frame(shown: dict[str, Any]) -> str:

@@ -41,11 +41,11 @@ from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
 from ..http.ids import MAX_GAME_ID
 from ..http.session import PLAYER_TOKENS, SessionCookie, login_id_in, token_in
-from ..http.sse import HEADERS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
+from ..http.sse import HEADERS, HEARTBEAT, HEARTBEAT_SECONDS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
 from .asgi_tools import Receive, Scope, Send, Workers
 from .hub import EventHub, Stream
 
-HEARTBEAT_SECONDS = 15.0
+HEARTBEAT_BYTES = HEARTBEAT.encode()
 CATCH_UP_LIMIT = 100_000  # events one catch-up sends at most
 CATCH_UP_PAGE = 500  # events read from the database, and sent, at a time
 CATCH_UP_THREADS = 2
@@ -286,7 +286,7 @@ class EventStreams:
         return game_id in self._games
 
     async def _heartbeats(self) -> None:
-        """A comment on every stream every ``heartbeat`` seconds (proxies keep the connection); end streams
+        """A heartbeat event on every stream every ``heartbeat`` seconds (proxies keep the connection); end streams
         whose time is up (clients reconnect with Last-Event-ID)."""
         loop = asyncio.get_running_loop()
         while True:
@@ -299,7 +299,7 @@ class EventStreams:
                     if self._deadlines.get(stream, now + 1) <= now:
                         stream.close()
                     else:
-                        stream.offer(0, b": heartbeat\n\n")
+                        stream.offer(0, HEARTBEAT_BYTES)
 
 
 DRAW_NOT_PUBLIC = (

@@ -1,4 +1,4 @@
-"""Helpers the game pages share: finding a game, answering a browser or a page's script, QR codes."""
+"""Helpers the game pages share: finding a game, answering a browser or a page's script, join links, QR codes."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Response, flash, jsonify, redirect, render_template, request
+from flask import Response, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 
 from ..core.database import db
 from ..core.errors import Refused
 from ..games.models import Game
 from ..http.errors import status_of
+from ..http.lan import is_loopback_host, lan_address, origin
 from ..http.negotiate import wants_json
 from .messages import game_message
 
@@ -66,3 +68,39 @@ def qr_code(link: str) -> Response:
     svg = io.BytesIO()
     segno.make(link, error="m").save(svg, kind="svg", scale=10, dark="#000", light="#fff", border=2)
     return Response(svg.getvalue(), content_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+
+
+def qr_inline(link: str) -> Markup:
+    """A link as a QR code drawn in the page itself (an ``<svg>`` element: for a code shown once, never served)."""
+    return Markup(segno.make(link, error="m").svg_inline(scale=6, dark="#000", light="#fff", border=2))
+
+
+def public_link(endpoint: str, **values: Any) -> str:
+    """An absolute link to ``endpoint`` that phones in the room can open.
+
+    On ``TIRAGE_PUBLIC_URL`` when it is set (a proxy, a fixed name). Otherwise on the request's own host,
+    except on a page opened at ``localhost`` (the projector on the laptop itself) of a server listening on
+    the network (``tirage serve --lan``): there ``127.0.0.1`` would lead each phone to itself, so the link
+    uses the machine's LAN address with the request's port.
+    """
+    public = current_app.config.get("TIRAGE_PUBLIC_URL")
+    if public:
+        path = url_for(endpoint, **values)
+        root = request.script_root
+        return str(public) + (path[len(root) :] if root and path.startswith(root) else path)
+    if current_app.config.get("TIRAGE_LAN"):
+        try:
+            host = urlsplit(f"//{request.host}")
+            hostname, port = host.hostname, host.port
+        except ValueError:  # a Host header with a port that is not one: no better link than the usual
+            hostname, port = None, None
+        if hostname and is_loopback_host(hostname):
+            address = lan_address()
+            if address is not None:
+                return origin(request.scheme, address, port) + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+def join_link(code: str) -> str:
+    """The link a game's QR code and join box give: the join page with the game's code filled in."""
+    return public_link("play.join", code=code)

@@ -25,7 +25,7 @@ from ..games.models import Game
 from ..http.ids import posted_number
 from ..http.ratelimit import limited, refused_guess
 from .auth import director_required, game_of_director, log_in, log_out, logged_in_director
-from .common import action_done, qr_code, safe_next
+from .common import action_done, join_link, public_link, qr_code, qr_inline, safe_next
 from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
 from .messages import game_message
 
@@ -101,8 +101,9 @@ def _console_context(game: Game) -> dict[str, object]:
         "extend_form": ExtendForm(),
         "top_form": TopForm(),
         "correction_form": CorrectionForm(),
-        "join_url": url_for("play.join", code=game.join_code, _external=True),
+        "join_url": join_link(game.join_code),
         "round_results": _round_results(game, view.reveal.number if view.reveal else None),
+        "closed_rounds": [r.number for r in game.rounds if r.status == "closed"],
     }
 
 
@@ -141,7 +142,7 @@ def console_live(game_id: int) -> ResponseReturnValue:
 def join_qr(game_id: int) -> ResponseReturnValue:
     """The join link as a QR code, for phones to scan from the screen."""
     game = game_of_director(game_id)
-    return qr_code(url_for("play.join", code=game.join_code, _external=True))
+    return qr_code(join_link(game.join_code))
 
 
 @bp.post("/games/<game_id:game_id>/<any(start, pause, resume, toggle, close, next, end, lock, unlock):action>")
@@ -205,6 +206,50 @@ def _on_player(game_id: int, change: Callable[[Game, str], object]) -> ResponseR
     return action_done(back)
 
 
+@bp.post("/games/<game_id:game_id>/players/<id:player_id>/rejoin")
+@director_required
+def offer_rejoin(game_id: int, player_id: int) -> ResponseReturnValue:
+    """A one-time code (and its QR code) that puts a player back on a new phone, with their plays and score."""
+    game = game_of_director(game_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    director = logged_in_director()
+    assert director is not None
+    try:
+        code = service.offer_rejoin(game, player_id, director.username)
+    except Refused as error:
+        return action_done(url_for("director.console", game_id=game.id), error)
+    player = next(p for p in game.players if p.id == player_id)
+    link = public_link("play.rejoin", code=code)
+    return render_template(
+        "director/rejoin.html",
+        game=game,
+        player=player,
+        code=code,
+        link=link,
+        qr=qr_inline(link),
+        minutes=service.REJOIN_SECONDS // 60,
+    )
+
+
+@bp.get("/games/<game_id:game_id>/rounds/<id:number>")
+@director_required
+def round_page(game_id: int, number: int) -> ResponseReturnValue:
+    """A closed round's results, any round of the game, each player's score correctable with a reason."""
+    game = game_of_director(game_id)
+    round_ = next((r for r in game.rounds if r.number == number and r.status == "closed"), None)
+    if round_ is None:
+        flash(_("Round %(n)s is not closed: it has no results yet.", n=number), "error")
+        return redirect(url_for("director.console", game_id=game.id), code=303)
+    return render_template(
+        "director/round.html",
+        game=game,
+        round=round_,
+        round_results=_round_results(game, number),
+        closed_rounds=[r.number for r in game.rounds if r.status == "closed"],
+    )
+
+
 @bp.post("/games/<game_id:game_id>/extend")
 @director_required
 def extend(game_id: int) -> ResponseReturnValue:
@@ -244,7 +289,10 @@ def choose_top(game_id: int, number: int) -> ResponseReturnValue:
 @director_required
 def correct(game_id: int, number: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
-    back = url_for("director.console", game_id=game.id) + "#results"
+    if request.form.get("back") == "round":
+        back = url_for("director.round_page", game_id=game.id, number=number) + "#results"
+    else:
+        back = url_for("director.console", game_id=game.id) + "#results"
     form = CorrectionForm()
     if not form.validate_on_submit():
         for errors in form.errors.values():

@@ -82,6 +82,14 @@ class JoinForm(Form):
     name = player_name_field(_l("As it will appear in the standings."))
 
 
+class RejoinForm(Form):
+    code = StringField(
+        _l("Rejoin code"),
+        validators=[DataRequired(_l("Enter the rejoin code the director gave you.")), Length(max=2 * JOIN_CODE_LENGTH)],
+        description=_l("The director's console shows it next to your name, with a QR code."),
+    )
+
+
 class PlayForm(Form):
     round = HiddenField()
     move = StringField(_l("Your play"), validators=[DataRequired(_l("Write your play first."))])

@@ -64,9 +64,17 @@ def _engine_messages() -> dict[str, Say]:
 def _not_in_rack(params: Mapping[str, Any]) -> str:
     tile, count = str(params.get("tile", "")), int(params.get("count", 1) or 1)
     if tile == "blank":
+        # On the pages a blank is asked for by a small letter among capitals (docs/rules.md §5.4): say so.
         if count == 1:
-            return _("Your rack has no blank.")
-        return ngettext("Your rack has only %(num)s blank.", "Your rack has only %(num)s blanks.", count - 1)
+            return _(
+                "A small letter among capitals stands for a blank, and your rack has no blank: write that letter"
+                " as a capital."
+            )
+        return ngettext(
+            "Small letters among capitals stand for blanks, and your rack has only %(num)s blank.",
+            "Small letters among capitals stand for blanks, and your rack has only %(num)s blanks.",
+            count - 1,
+        )
     if count == 1:
         return _("Your rack has no %(letter)s.", letter=tile)
     return _("Your rack has only %(n)s × %(letter)s.", n=count - 1, letter=tile)
@@ -87,6 +95,9 @@ def _game_messages() -> dict[str, Say]:
         "game_finished": lambda p: _("This game is over."),
         "name_taken": lambda p: _(
             "Someone in this game is already called %(name)s: choose another name.", name=p.get("name", "")
+        ),
+        "unknown_rejoin_code": lambda p: _(
+            "This rejoin code is not valid: it works once, for ten minutes. Ask the director for a new one."
         ),
         "already_started": lambda p: _("The game has already started."),
         "wrong_game": lambda p: _("You joined another game, not this one."),
@@ -126,6 +137,10 @@ def _game_messages() -> dict[str, Say]:
             "Your decks would hold more than %(n)s cards: delete a deck or choose fewer cards.", n=p.get("n", 300000)
         ),
         "short_password": lambda p: _("The password must have at least %(n)s characters.", n=p.get("n", 8)),
+        "learner_taken": lambda p: _("The name %(name)s is taken: choose another one.", name=p.get("name", "")),
+        "director_taken": lambda p: _("A director named %(name)s exists already.", name=p.get("name", "")),
+        "bad_learner_name": lambda p: _("Your name must have 1 to %(n)s characters.", n=p.get("n", 80)),
+        "bad_director_name": lambda p: _("The name must have 1 to %(n)s characters.", n=p.get("n", 80)),
         "short_seed": lambda p: _(
             "A seed you choose must have at least %(digits)s digits, or anyone could work it out from the first"
             " rack. Leave it empty for a random one.",

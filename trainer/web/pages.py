@@ -1,5 +1,5 @@
-"""Pages that belong to no room: the home page and the health check. (The site's error pages are
-:mod:`trainer.http.errors`'.)"""
+"""Pages that belong to no room: the home page, the help page and the health check. (The site's error pages
+are :mod:`trainer.http.errors`'.)"""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, render_template
 from ..core.database import writable
 from ..core.lexicons import lexicon_store
 from ..engine.rules import ruleset, ruleset_codes
+from .guide import guide
 
 bp = Blueprint("pages", __name__)
 
@@ -24,6 +25,13 @@ def index() -> str:
         lexicons=lexicon_store().catalogue(),
         commands=CLI_COMMANDS,
     )
+
+
+@bp.get("/help", endpoint="help")
+def help_page() -> str:
+    """How a round works, how plays are written and how scores and standings are worked out, for players;
+    every figure on it computed by the rules (:mod:`.guide`)."""
+    return render_template("help.html", guide=guide())
 
 
 @bp.get("/healthz")

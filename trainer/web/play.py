@@ -6,7 +6,16 @@ so a reload, a lost connection or a closed tab brings the same player back with 
 
 from __future__ import annotations
 
-from flask import Blueprint, get_template_attribute, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    get_template_attribute,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -18,15 +27,26 @@ from ..games import service
 from ..games.cache import cached
 from ..games.display import game_view, player_view
 from ..games.models import Game, Player
+from ..games.record import my_record, player_of_key, record_key
 from ..http.ids import posted_number
 from ..http.negotiate import wants_json
 from ..http.ratelimit import limited, refused_guess
 from ..http.session import PLAYER_TOKENS, remember_token, session_token
+from ..http.sse import HEARTBEAT_SECONDS
 from .common import game_or_missing, missing_game_page
-from .forms import JoinForm, PlayForm
+from .forms import JoinForm, PlayForm, RejoinForm
 from .messages import game_message
 
 bp = Blueprint("play", __name__)
+
+
+def keyboard_case(text: str) -> str:
+    """A play as a phone's keyboard wrote it, in notation: a word all in small letters is the keyboard's case and
+    means capitals; small letters among capitals are blanks (docs/rules.md §5.4)."""
+    square, space, word = text.strip().partition(" ")
+    if not space or any(ch.isupper() for ch in word):
+        return text
+    return f"{square} {word.strip().upper()}"
 
 
 def _player(game: Game) -> Player | None:
@@ -54,12 +74,35 @@ def join() -> ResponseReturnValue:
             if error.code == "unknown_code":
                 refused_guess()
             target = form.name if error.code in ("name_taken", "bad_name", "bad_name_characters") else form.code
-            target.errors = [game_message(error)]
+            message = game_message(error)
+            if error.code == "name_taken":
+                message += " " + _("If it is you on a new phone, ask the director for your rejoin code.")
+            target.errors = [message]
         else:
             remember_token(PLAYER_TOKENS, player.game_id, token)
             return redirect(url_for("play.play", game_id=player.game_id), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("play/join.html", form=form), status
+
+
+@bp.route("/rejoin", methods=["GET", "POST"])
+@limited("join")
+def rejoin() -> ResponseReturnValue:
+    """A player whose phone died takes their place again on another one, with the code the director gave them."""
+    form = RejoinForm()
+    if request.method == "GET":
+        form.code.data = request.args.get("code", "").strip().upper() or form.code.data
+    elif form.validate_on_submit():
+        try:
+            player, token = service.rejoin(form.code.data)
+        except Refused as error:
+            refused_guess()
+            form.code.errors = [game_message(error)]
+        else:
+            remember_token(PLAYER_TOKENS, player.game_id, token)
+            return redirect(url_for("play.play", game_id=player.game_id), code=303)
+    status = 400 if request.method == "POST" else 200
+    return render_template("play/rejoin.html", form=form), status
 
 
 def page_context(game: Game, player: Player | None) -> dict[str, object]:
@@ -94,8 +137,19 @@ def play(game_id: int) -> ResponseReturnValue:
     # The page's script hands plays in through the API with the player's own token: that path is taken in
     # the server's event loop, which a whole room handing in at the deadline needs (the form stays for
     # refusals, whose messages are translated, and for browsers without the script).
+    return _play_page(game, player, page_context(game, player))
+
+
+def _play_page(game: Game, player: Player, context: dict[str, object], status: int = 200) -> ResponseReturnValue:
     page = make_response(
-        render_template("play/play.html", token=session_token(PLAYER_TOKENS, game.id), **page_context(game, player))
+        render_template(
+            "play/play.html",
+            token=session_token(PLAYER_TOKENS, game.id),
+            rounds_url=url_for("play.my_rounds", key=record_key(player)),
+            heartbeat_seconds=current_app.config.get("TIRAGE_SSE_HEARTBEAT", HEARTBEAT_SECONDS),
+            **context,
+        ),
+        status,
     )
     page.headers["Cache-Control"] = "no-store"  # it carries the player's token
     return page
@@ -133,7 +187,7 @@ def submit(game_id: int) -> ResponseReturnValue:
         number = posted_number(form.round.data)
         number = game.round_number if number is None else number
         try:
-            accepted = service.submit(game, player, number, form.move.data)
+            accepted = service.submit(game, player, number, keyboard_case(form.move.data or ""))
         except Refused as refused:
             error = game_message(refused, view.example)
     if wants_json():
@@ -144,5 +198,26 @@ def submit(game_id: int) -> ResponseReturnValue:
         form.move.errors = [error or ""]
         context = page_context(game, player)
         context["form"] = form
-        return render_template("play/play.html", token=session_token(PLAYER_TOKENS, game.id), **context), 422
+        return _play_page(game, player, context, 422)
     return redirect(url_for("play.play", game_id=game.id), code=303)
+
+
+@bp.get("/play/rounds/<key>")
+def my_rounds(key: str) -> ResponseReturnValue:
+    """A player's rounds (their "My rounds" link): during the game and after the night, on any device."""
+    player = player_of_key(key)
+    if player is None:
+        return render_template("play/rounds_missing.html"), 404
+    game = player.game
+    inside = _player(game) is not None and _player(game) == player
+    page = make_response(
+        render_template(
+            "play/rounds.html",
+            record=my_record(game, player, inside),
+            inside=inside,
+            link=url_for("play.my_rounds", key=key, _external=True),
+        )
+    )
+    page.headers["Cache-Control"] = "no-store"
+    page.headers["Referrer-Policy"] = "no-referrer"  # the link is the player's own
+    return page

@@ -1,6 +1,14 @@
-// The player's play: tap a start square, choose the direction, type the word (or type the whole
-// play in notation); the play is previewed on the board and handed in without leaving the page.
-// The server checks everything again: this script only helps to write the play.
+// The player's play, three ways (the page's help says them in these words):
+//   1. type it in notation ("8D HUMBLE");
+//   2. tap the first square, tap Across or Down, type the word (the letters keep going into the input);
+//   3. tap the first square, then tap the rack's tiles in order (the blank asks for its letter).
+// Whatever the way, the input holds the play in notation, the board previews it with its direction in
+// words, and the play is handed in without leaving the page. After the round's close the input is
+// cleared. The server checks everything again: this script only helps to write the play.
+//
+// Case (docs/rules.md §5.4): a word all in small letters (or all in capitals) is the keyboard's case:
+// capitals. Small letters among capitals are blanks (HUMbLE). A blank is only ever used where the player
+// marks it: a capital the rack lacks is refused by the server, never silently played with the blank.
 "use strict";
 
 (function () {
@@ -10,12 +18,31 @@
   const input = form.querySelector("#move");
   const roundField = form.querySelector("input[name=round]");
   const errorLine = form.querySelector("[data-play-error]");
-  const statusLine = form.querySelector("[data-play-status]");
+  const previewLine = form.querySelector("[data-play-preview]");
+  const picker = form.querySelector("[data-blank-picker]");
   const directionButtons = form.querySelectorAll("[data-direction]");
+  const zoomButton = document.querySelector("[data-zoom]");
+  const announcer = document.querySelector("[data-announcer]");
   const french = form.dataset.notation === "french";
+  const ZOOM_KEY = "tirage.board-zoomed";
   let across = true;
+  let written = ""; // the coordinate this script last wrote (a typed one may deserve a word on notation)
+  let tiled = null; // the input as tapping tiles last wrote it: its case is the tiles' own, not the keyboard's
+  let announcedRound = null;
+  let announcedReveal = null;
 
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (match, key) => (key in values ? values[key] : match));
   const letterName = (i) => String.fromCharCode(65 + i);
+
+  function now() {
+    return document.querySelector('[data-live-part-target="now"]') || region;
+  }
+
+  function state() {
+    return region.querySelector(".live-state");
+  }
+
+  // ---------------------------------------------------------------- notation
 
   function coordinate(row, col, horizontal) {
     // English: 8D across, D8 down. French: H4 across, 4H down.
@@ -37,51 +64,106 @@
     return null;
   }
 
+  // The row and the column of a square as the board's labels name them.
+  function labels(row, col) {
+    return french ? { row: letterName(row), col: col + 1 } : { row: row + 1, col: letterName(col) };
+  }
+
+  function keyboardCase(word) {
+    return /[A-Z]/.test(word) && /[a-z]/.test(word) ? word : word.toUpperCase();
+  }
+
+  function split(text) {
+    const parts = text.trim().split(/\s+/);
+    return { square: parts[0] || "", word: parts.slice(1).join("") };
+  }
+
+  // ---------------------------------------------------------------- the board
+
   function cell(row, col) {
     return region.querySelector(`td.sq[data-row="${row}"][data-col="${col}"]`);
   }
 
   function rackLetters() {
-    return Array.from(region.querySelectorAll(".rack [data-letter]"), (t) => t.dataset.letter);
+    return Array.from(now().querySelectorAll(".rack [data-letter]"), (tile) => tile.dataset.letter);
   }
 
-  // The squares a play covers, and the letter it puts on each new one (blanks in lower case when a
-  // letter is missing from the rack and a blank is left).
-  function placement(text) {
-    const parts = text.trim().split(/\s+/);
-    if (parts.length !== 2) return null;
-    const start = parseCoordinate(parts[0]);
-    if (!start) return null;
-    const rack = rackLetters();
+  // The squares a written play covers: letters on the board are "through", the others new.
+  function squaresOf(start, word) {
     const squares = [];
     let row = start.row, col = start.col;
-    for (const ch of parts[1].replace(/[()]/g, "")) {
+    for (const ch of word.replace(/[()]/g, "")) {
       const square = cell(row, col);
       if (!square) return null;
-      const onBoard = square.dataset.letter;
-      if (onBoard || ch === ".") {
-        squares.push({ square, through: true });
-      } else {
-        let letter = ch;
-        const upper = ch.toUpperCase();
-        if (ch === upper && rack.includes(upper)) {
-          rack.splice(rack.indexOf(upper), 1);
-        } else if (rack.includes("?")) {
-          rack.splice(rack.indexOf("?"), 1);
-          letter = ch.toLowerCase();
-        }
-        squares.push({ square, letter, through: false });
-      }
+      const through = Boolean(square.dataset.letter) || ch === ".";
+      squares.push({ square, letter: through ? square.dataset.letter : ch, through });
       if (start.horizontal) col += 1; else row += 1;
     }
-    return { start, squares, coordinate: parts[0] };
+    return squares;
+  }
+
+  // The play in the input as it would be handed in: which tiles of the rack it takes (small letters take
+  // the blanks) and how many blanks it lacks.
+  function placement(text) {
+    const { square, word } = split(text);
+    const start = parseCoordinate(square);
+    if (!start || !word) return null;
+    const squares = squaresOf(start, text === tiled ? word : keyboardCase(word));
+    if (!squares) return null;
+    const rack = rackLetters();
+    const used = [];
+    const take = (letter) => {
+      const i = rack.findIndex((t, j) => t === letter && !used.includes(j));
+      if (i >= 0) used.push(i);
+      return i >= 0;
+    };
+    let blanksMissing = 0;
+    for (const item of squares) {
+      if (!item.through && item.letter !== item.letter.toUpperCase() && !take("?")) blanksMissing += 1;
+    }
+    for (const item of squares) {
+      if (item.through || item.letter !== item.letter.toUpperCase()) continue;
+      take(item.letter);
+    }
+    return { start, squares, square, used, blanksMissing };
+  }
+
+  function ghost(square, letter, kind) {
+    const tile = document.createElement("span");
+    tile.className = `ghost tile ${kind}` + (letter !== letter.toUpperCase() ? " blank" : "");
+    tile.textContent = letter.toUpperCase();
+    tile.setAttribute("aria-hidden", "true");
+    (square.querySelector("button") || square).appendChild(tile);
+  }
+
+  function clearMarks(kinds) {
+    for (const square of region.querySelectorAll(kinds.map((k) => "td.sq." + k).join(","))) {
+      square.classList.remove(...kinds);
+      for (const tile of square.querySelectorAll(".ghost")) {
+        if (kinds.some((k) => tile.classList.contains(k))) tile.remove();
+      }
+    }
   }
 
   function clearPreview() {
-    for (const square of region.querySelectorAll("td.sq.preview, td.sq.preview-through, td.sq.selected")) {
-      square.classList.remove("preview", "preview-through", "selected");
-      const ghost = square.querySelector(".ghost");
-      if (ghost) ghost.remove();
+    clearMarks(["preview", "preview-through", "selected"]);
+    for (const tile of now().querySelectorAll(".rack .tile.used")) tile.classList.remove("used");
+    previewLine.textContent = "";
+  }
+
+  // The play handed in, drawn on the board in the player's own colour until the reveal.
+  function drawMine() {
+    clearMarks(["mine"]);
+    const line = now().querySelector(".submitted[data-submitted]");
+    const open = state() && state().dataset.roundOpen === "1";
+    if (!line || !open) return;
+    const { square, word } = split(line.dataset.submitted);
+    const start = parseCoordinate(square);
+    const squares = start ? squaresOf(start, word) : null;
+    for (const item of squares || []) {
+      if (item.through) continue;
+      item.square.classList.add("mine");
+      ghost(item.square, item.letter, "mine");
     }
   }
 
@@ -93,65 +175,170 @@
     }
   }
 
+  function describe(start, typed) {
+    const where = labels(start.row, start.col);
+    let text = fill(start.horizontal ? form.dataset.acrossText : form.dataset.downText, where);
+    if (typed && !start.horizontal) {
+      text += " " + fill(form.dataset.otherNotationText, { square: typed, across: coordinate(start.row, start.col, true) });
+    }
+    return text;
+  }
+
   function preview() {
     clearPreview();
-    const typed = parseCoordinate(input.value.trim().split(/\s+/)[0] || "");
-    if (typed) showDirection(typed.horizontal);
+    const { square } = split(input.value);
+    const start = parseCoordinate(square);
+    if (!start) return null;
+    showDirection(start.horizontal);
+    previewLine.textContent = describe(start, square.toUpperCase() === written ? "" : square.toUpperCase());
     const play = placement(input.value);
     if (!play) {
-      if (typed) { const s = cell(typed.row, typed.col); if (s) s.classList.add("selected"); }
+      const selected = cell(start.row, start.col);
+      if (selected) selected.classList.add("selected");
       return null;
     }
     for (const item of play.squares) {
       if (item.through) { item.square.classList.add("preview-through"); continue; }
       item.square.classList.add("preview");
-      const ghost = document.createElement("span");
-      ghost.className = "ghost tile" + (item.letter === item.letter.toLowerCase() ? " blank" : "");
-      ghost.textContent = item.letter.toUpperCase();
-      ghost.setAttribute("aria-hidden", "true");
-      (item.square.querySelector("button") || item.square).appendChild(ghost);
+      ghost(item.square, item.letter, "preview");
     }
+    const tiles = now().querySelectorAll(".rack .tile");
+    for (const i of play.used) if (tiles[i]) tiles[i].classList.add("used");
     return play;
   }
 
-  // The play as it will be handed in: the blanks the preview chose written in lower case.
-  function written() {
+  // The play as it is handed in: capitals, blanks in small letters, letters on the board as they are.
+  function handedInText() {
     const play = placement(input.value);
     if (!play) return input.value.trim();
-    const word = play.squares.map((item) => item.through ? item.square.dataset.letter.toUpperCase() : item.letter).join("");
-    return play.coordinate + " " + word;
+    const word = play.squares.map((item) => (item.through ? item.letter.toUpperCase() : item.letter)).join("");
+    return play.square.toUpperCase() + " " + word;
   }
 
-  function setDirection(horizontal) {
-    showDirection(horizontal);
-    const parts = input.value.trim().split(/\s+/);
-    const start = parseCoordinate(parts[0] || "");
-    if (start) {
-      input.value = coordinate(start.row, start.col, horizontal) + " " + (parts[1] || "");
-      preview();
-    }
+  function write(square, word) {
+    written = square;
+    input.value = square + " " + word;
+    preview();
   }
+
+  function caretToEnd() {
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }
+
+  function setError(message) {
+    errorLine.textContent = message;
+    if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  }
+
+  // ---------------------------------------------------------------- the three ways in
 
   region.addEventListener("click", function (event) {
     const square = event.target.closest("td.sq");
     if (!square || !square.querySelector("button")) return;
     const row = parseInt(square.dataset.row, 10), col = parseInt(square.dataset.col, 10);
-    const parts = input.value.trim().split(/\s+/);
-    const start = parseCoordinate(parts[0] || "");
+    const { square: typed, word } = split(input.value);
+    const start = parseCoordinate(typed);
     // Tapping the chosen square again turns the direction.
     if (start && start.row === row && start.col === col) across = !across;
-    showDirection(across);
-    const word = start ? (parts[1] || "") : "";
-    input.value = coordinate(row, col, across) + " " + word;
-    preview();
-    input.focus();
-    input.setSelectionRange(input.value.length, input.value.length);
+    setError("");
+    write(coordinate(row, col, across), start ? word : "");
+    caretToEnd();
   });
 
-  for (const button of directionButtons) {
-    button.addEventListener("click", () => setDirection(button.dataset.direction === "across"));
+  // Tapping a button must not take the letters away from the input: the focus stays where it was.
+  function keepFocus(button) {
+    button.addEventListener("mousedown", (event) => event.preventDefault());
   }
-  input.addEventListener("input", function () { errorLine.textContent = ""; input.removeAttribute("aria-invalid"); preview(); });
+
+  for (const button of directionButtons) {
+    keepFocus(button);
+    button.addEventListener("click", function () {
+      const horizontal = button.dataset.direction === "across";
+      showDirection(horizontal);
+      const { square, word } = split(input.value);
+      const start = parseCoordinate(square);
+      if (start) write(coordinate(start.row, start.col, horizontal), word);
+      caretToEnd();
+    });
+  }
+
+  // A tile tapped goes after the word, stepping over the letters already on the board.
+  function addLetter(letter) {
+    const { square, word } = split(input.value);
+    const start = parseCoordinate(square);
+    if (!start) { setError(form.dataset.squareFirstText); return; }
+    setError("");
+    let next = word.replace(/[()]/g, "");
+    let row = start.row + (start.horizontal ? 0 : next.length), col = start.col + (start.horizontal ? next.length : 0);
+    const step = () => { if (start.horizontal) col += 1; else row += 1; };
+    const boardLetters = () => {
+      let letters = "";
+      for (let onBoard = cell(row, col); onBoard && onBoard.dataset.letter; onBoard = cell(row, col)) {
+        letters += onBoard.dataset.letter.toUpperCase();
+        step();
+      }
+      return letters;
+    };
+    const typed = input.value !== tiled;
+    next += boardLetters();
+    // The word so far (typed: in the keyboard's case rule, all small meaning capitals), then the tile: a capital
+    // from the rack, a small letter for the blank; then the letters of the board it runs into, which the word
+    // holds too.
+    next = (typed ? keyboardCase(next) : next) + letter;
+    step();
+    next += boardLetters();
+    write(square.toUpperCase(), next);
+    tiled = input.value;
+  }
+
+  now().addEventListener("click", onRackTap);
+  function onRackTap(event) {
+    const button = event.target.closest(".rack .tile-button");
+    if (!button || form.hidden) return;
+    const tile = button.closest(".tile");
+    if (tile.classList.contains("used")) return;
+    if (tile.dataset.letter === "?") {
+      if (!parseCoordinate(split(input.value).square)) { setError(form.dataset.squareFirstText); return; }
+      picker.hidden = false;
+      const first = picker.querySelector("button");
+      if (first) first.focus();
+      return;
+    }
+    addLetter(tile.dataset.letter);
+  }
+
+  picker.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-blank-letter]");
+    if (!button) return;
+    picker.hidden = true;
+    addLetter(button.dataset.blankLetter.toLowerCase());
+  });
+
+  const erase = form.querySelector("[data-erase]");
+  keepFocus(erase);
+  erase.addEventListener("click", function () {
+    const { square, word } = split(input.value);
+    const start = parseCoordinate(square);
+    if (!start || !word) { input.value = ""; written = ""; preview(); return; }
+    // The last tile of the player's goes, with the letters of the board around it at the end of the word.
+    const squares = squaresOf(start, word) || [];
+    let left = word.replace(/[()]/g, "");
+    const dropBoardLetters = () => {
+      while (left && squares.length && squares[squares.length - 1].through) { squares.pop(); left = left.slice(0, -1); }
+    };
+    dropBoardLetters();
+    squares.pop();
+    left = left.slice(0, -1);
+    dropBoardLetters();
+    const wasTiled = input.value === tiled;
+    write(square.toUpperCase(), left);
+    if (wasTiled) tiled = input.value;
+  });
+
+  input.addEventListener("input", function () { setError(""); preview(); });
+
+  // ---------------------------------------------------------------- handing in
 
   // The play goes first to the API with the player's token: the server takes a whole room's plays there
   // in its event loop. On anything but "taken" the form itself is posted, whose answer says what is
@@ -169,15 +356,19 @@
     }
   }
 
-  // Taken: the input is cleared and the page says which play counts, without fetching the page again.
-  function handedIn(move, score) {
+  // Taken: the input is cleared, the bar says which play counts and the board shows it.
+  function handedIn(move) {
     input.value = "";
+    written = "";
+    picker.hidden = true;
     clearPreview();
-    const line = region.querySelector(".submitted");
-    if (!line) return;
-    line.textContent = form.dataset.submittedText.replace("{move}", move).replace("{score}", score);
-    line.dataset.submitted = move;
-    line.classList.remove("none");
+    const line = now().querySelector(".submitted");
+    if (line) {
+      line.textContent = fill(form.dataset.handedInText, { move });
+      line.dataset.submitted = move;
+      line.classList.remove("none");
+    }
+    drawMine();
   }
 
   async function handInThroughForm(text) {
@@ -190,7 +381,7 @@
     } catch (error) {
       // No answer at all: the phone is offline for a moment. Posting the form would only swap the
       // page for the browser's error page; keep the page and the play, and say so.
-      errorLine.textContent = form.dataset.offlineError;
+      setError(form.dataset.offlineError);
       return;
     }
     let answer;
@@ -200,36 +391,99 @@
       form.submit(); // an answer that is not the script's (an error page): let the browser show it
       return;
     }
-    if (answer.ok) {
-      handedIn(answer.move, answer.score);
-    } else {
-      errorLine.textContent = answer.error;
-      input.setAttribute("aria-invalid", "true");
-    }
+    if (answer.ok) handedIn(answer.move);
+    else setError(answer.error);
   }
 
   form.addEventListener("submit", async function (event) {
     event.preventDefault();
-    const text = written();
-    statusLine.textContent = "";
-    errorLine.textContent = "";
+    const play = placement(input.value);
+    if (play && play.blanksMissing) {
+      const blanks = rackLetters().filter((t) => t === "?").length;
+      setError(blanks ? form.dataset.fewBlanksText : form.dataset.noBlankText);
+      return;
+    }
+    const text = handedInText();
+    setError("");
     const taken = await handInThroughApi(text);
-    if (taken) handedIn(taken.move, taken.score);
+    if (taken) handedIn(taken.move);
     else await handInThroughForm(text);
   });
 
-  // A new round, a reveal: follow the page's state.
-  region.addEventListener("tirage:refreshed", function () {
-    const state = region.querySelector(".live-state");
-    if (!state) return;
-    const open = state.dataset.roundOpen === "1";
-    form.hidden = !open;
-    if (roundField.value !== state.dataset.round) {
-      roundField.value = state.dataset.round;
-      input.value = "";
-      errorLine.textContent = "";
+  // ---------------------------------------------------------------- zoom
+
+  function zoom(on) {
+    region.classList.toggle("zoomed", on);
+    zoomButton.setAttribute("aria-pressed", String(on));
+    try { localStorage.setItem(ZOOM_KEY, on ? "1" : ""); } catch (error) { /* private mode: not kept */ }
+    const selected = region.querySelector("td.sq.selected, td.sq.preview");
+    if (on && selected) selected.scrollIntoView({ block: "nearest", inline: "center" });
+  }
+
+  if (zoomButton) {
+    zoomButton.addEventListener("click", () => zoom(zoomButton.getAttribute("aria-pressed") !== "true"));
+    let kept = "";
+    try { kept = localStorage.getItem(ZOOM_KEY) || ""; } catch (error) { kept = ""; }
+    if (kept) zoom(true);
+  }
+
+  // ---------------------------------------------------------------- what a screen reader says
+
+  function announce(text) {
+    if (!announcer || !text) return;
+    announcer.textContent = text;
+  }
+
+  function announceState(first) {
+    const current = state();
+    if (!current) return;
+    const status = current.dataset.status;
+    const number = current.dataset.round;
+    if (status === "playing" && announcedRound !== number) {
+      announcedRound = number;
+      const letters = rackLetters().map((t) => (t === "?" ? announcer.dataset.blankText : t)).join(", ");
+      if (!first) announce(fill(announcer.dataset.roundText, { n: number, letters }));
     }
-    preview();
+    const result = region.querySelector(".my-result");
+    if (result && announcedReveal !== number) {
+      announcedReveal = number;
+      const parts = [result.querySelector("h2"), result.querySelector(".top-play")].filter(Boolean).map((e) => e.textContent.trim());
+      const figures = result.querySelector(".figures");
+      if (figures) {
+        const terms = figures.querySelectorAll("dt"), values = figures.querySelectorAll("dd");
+        terms.forEach((term, i) => parts.push(term.textContent.trim() + ": " + (values[i] ? values[i].textContent.trim() : "")));
+      }
+      for (const line of result.querySelectorAll("p:not(.top-play)")) parts.push(line.textContent.trim());
+      // Sentences joined by ". ", without doubling the end of one that has its own ("Solo top!").
+      const sentences = parts.filter(Boolean).map((part) => part.replace(/[.!?:]+$/, (end) => (end === ":" ? "" : end)));
+      if (!first) announce(sentences.map((s) => (/[.!?]$/.test(s) ? s : s + ".")).join(" ").replace(/\s+/g, " "));
+    }
+  }
+
+  region.addEventListener("tirage:tick", function (event) {
+    if (event.detail.left === 30) announce(announcer.dataset.thirtyText);
   });
+
+  // ---------------------------------------------------------------- a new round, a reveal
+
+  region.addEventListener("tirage:refreshed", function () {
+    const current = state();
+    if (!current) return;
+    const open = current.dataset.roundOpen === "1";
+    form.hidden = !open;
+    if (roundField.value !== current.dataset.round || !open) {
+      // A new round, or the deadline passed: what was being written is gone, never drawn over the top.
+      roundField.value = current.dataset.round;
+      input.value = "";
+      written = "";
+      picker.hidden = true;
+      setError("");
+    }
+    drawMine();
+    preview();
+    announceState(false);
+  });
+  drawMine();
   preview();
+  announceState(true);
 })();
