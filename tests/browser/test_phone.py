@@ -285,7 +285,7 @@ def test_the_blank_asks_for_its_letter_and_a_french_game_spells_out_its_notation
     bea.wait_for("playing", 1)
     bea.type_play("8H MAUVE")
     expect(bea.page.locator("[data-play-preview]")).to_have_text(
-        "Down ↓ from row H, column 8 In this game 8H means down. For across, write H8."
+        "Down ↓ from row H, column 8. In this game 8H means down. For across, write H8."
     )
     expect(bea.page.locator('[data-direction="down"]')).to_have_attribute("aria-pressed", "true")
     bea.type_play("H8 MAUVE")

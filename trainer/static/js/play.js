@@ -179,7 +179,7 @@
     const where = labels(start.row, start.col);
     let text = fill(start.horizontal ? form.dataset.acrossText : form.dataset.downText, where);
     if (typed && !start.horizontal) {
-      text += " " + fill(form.dataset.otherNotationText, { square: typed, across: coordinate(start.row, start.col, true) });
+      text += ". " + fill(form.dataset.otherNotationText, { square: typed, across: coordinate(start.row, start.col, true) });
     }
     return text;
   }
