@@ -44,6 +44,8 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         "notation": "english",
         "mode": "classic",
         "max_rounds": None,
+        "first_play_across": True,  # the federation's first-move rules (docs/rules.md §6.7, §6.9)
+        "first_play_best_placement": True,
         "round_seconds": 180,
         "reveal_seconds": 30,
         "solo_bonus": 10,
@@ -94,6 +96,8 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         ({"end_beeps": "yes"}, "bad_setting", "end_beeps"),
         ({"spoken_announcements": None}, "bad_setting", "spoken_announcements"),
         ({"thirty_seconds_cue": 1}, "bad_setting", "thirty_seconds_cue"),
+        ({"first_play_across": "no"}, "bad_setting", "first_play_across"),
+        ({"first_play_best_placement": 0}, "bad_setting", "first_play_best_placement"),
     ],
 )
 def test_a_bad_setting_is_refused_naming_it(data: Any, code: str, setting: str | None) -> None:

@@ -339,17 +339,18 @@ def test_my_rounds_show_each_round_with_its_correction_at_a_link_that_works_afte
     # The director corrects round 1 (a scoring mistake seen on the paper sheet): the phone says so and why.
     players = live_server.ok("GET", f"/api/games/{game.id}/players", token=director_token)["players"]
     ann_id = next(p["player_id"] for p in players if p["name"] == "Ann")
+    judged = live_server.ok("GET", f"/api/games/{game.id}/rounds/1", token=director_token)["results"]
+    scored = next(r["score"] for r in judged if r["name"] == "Ann")  # a first play: its word's best placement
     live_server.ok(
         "POST",
         f"/api/games/{game.id}/rounds/1/corrections",
-        {"player_id": ann_id, "score": (lesser.score or 0) + 2, "reason": "hook missed by the scorer"},
+        {"player_id": ann_id, "score": scored + 2, "reason": "hook missed by the scorer"},
         token=director_token,
         status=201,
     )
     correction = ann.page.locator("#live .my-result [data-correction]")
     expect(correction).to_have_text(
-        f"Corrected by the director to {(lesser.score or 0) + 2} points (it was {lesser.score}):"
-        " hook missed by the scorer"
+        f"Corrected by the director to {scored + 2} points (it was {scored}): hook missed by the scorer"
     )
     act(live_server, director_token, game, "next")
     ann.wait_for("playing", 2)

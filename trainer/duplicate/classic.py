@@ -24,14 +24,16 @@ class Classic(Mode):
     def draw(self, bag: Bag, reliquat: str, number: int) -> Draw:
         return bag.draw(reliquat, number)
 
-    def analyse(self, board: Board, rules: Ruleset, lexicon: Lexicon, rack: str, everything: bool) -> Analysis | None:
+    def analyse(
+        self, board: Board, rules: Ruleset, lexicon: Lexicon, rack: str, everything: bool, across_first: bool = False
+    ) -> Analysis | None:
         if not everything:
             top_score, tops = top_moves(board, rules, lexicon, rack)
-            return Analysis(top_score, tuple(order_tops(tops, rack))) if tops else None
+            return Analysis(top_score, tuple(order_tops(tops, rack, across_first))) if tops else None
         summary = summarise_moves(board, rules, lexicon, rack, BEST_WORDS_KEPT)  # play objects for the kept only
         if summary is None:
             return None
-        tops = order_tops(summary.tops, rack)
+        tops = order_tops(summary.tops, rack, across_first)
         best = (*tops, *summary.best[len(summary.tops) :])  # the tops in tie-break order, then the next best words
         return Analysis(tops[0].score or 0, tuple(tops), tuple(summary.score_counts), best)
 

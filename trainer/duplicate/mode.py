@@ -45,9 +45,12 @@ class Mode(ABC):
         """The rack of round ``number`` (:meth:`Bag.draw` raises ``GameOverError`` when none can be drawn)."""
 
     @abstractmethod
-    def analyse(self, board: Board, rules: Ruleset, lexicon: Lexicon, rack: str, everything: bool) -> Analysis | None:
+    def analyse(
+        self, board: Board, rules: Ruleset, lexicon: Lexicon, rack: str, everything: bool, across_first: bool = False
+    ) -> Analysis | None:
         """The round's tops (and with ``everything``, every play's score and the best plays); None when the
-        rack has no legal play (the game ends)."""
+        rack has no legal play (the game ends). ``across_first``: across tops before down ones (the first move
+        under ``first_play_across``)."""
 
     @abstractmethod
     def place(self, board: Board, move: Move, rack: str) -> str:

@@ -30,13 +30,15 @@ from enum import StrEnum
 from typing import TypeVar
 
 from trainer.engine.board import Board, Move
+from trainer.engine.errors import IllegalPlayError
 from trainer.engine.lexicon import Lexicon
 from trainer.engine.notation import format_move, parse_move
-from trainer.engine.play import evaluate
+from trainer.engine.play import Evaluation, evaluate
 from trainer.engine.rules import Notation, Ruleset
 
 from .draw import Bag, Draw, DrawRule, EndReason
 from .errors import RuleError
+from .firstplay import best_first_placement
 from .mode import Analysis, Mode
 from .modes import mode
 from .results import Correction, GameResults, RoundRecord, SoloRule
@@ -214,6 +216,10 @@ class Setup:
     seed: int
     max_rounds: int | None = None  # None: until the bag says the game is over
     mode: Mode = field(default_factory=lambda: mode("classic"))
+    # The federation's first-move rules (docs/rules.md §6.7, §6.9); a game's settings turn them on (the
+    # default of a new game), a simulation without them keeps the plain rules.
+    first_play_across: bool = False
+    first_play_best_placement: bool = False
 
     def board(self, cells: str | None = None) -> Board:
         """The board with ``cells`` (rows joined, as stored), or an empty one."""
@@ -283,7 +289,8 @@ def open_round(
     if reason is not None:
         return GameEnd(reason)
     draw = setup.mode.draw(bag, reliquat, number)
-    analysis = setup.mode.analyse(board, setup.rules, setup.lexicon, draw.rack, everything)
+    across_first = setup.first_play_across and board.is_empty()
+    analysis = setup.mode.analyse(board, setup.rules, setup.lexicon, draw.rack, everything, across_first)
     if analysis is None:
         return GameEnd(EndReason.NO_LEGAL_PLAY, draw)
     return OpenedRound(number, draw, analysis)
@@ -304,6 +311,14 @@ class Position:
     notation: Notation
     board: Board
     rack: str
+    first_play_best_placement: bool = False  # docs/rules.md §6.9: a first play scores its word's best placement
+
+    @classmethod
+    def of(cls, setup: Setup, board_before: str, rack: str) -> Position:
+        """Round's position under the game's setup: its board when it opened, its rack."""
+        return cls(
+            setup.rules, setup.lexicon, setup.notation, setup.board(board_before), rack, setup.first_play_best_placement
+        )
 
 
 @dataclass(frozen=True)
@@ -317,11 +332,34 @@ class PlayResult:
     rank: int | None  # among the round's legal plays (1 + how many score more); None when not valid
 
 
-def judge(position: Position, text: str) -> tuple[str, int]:
-    """A play handed in: written canonically, with its score as placed. Its placement must be legal (the
-    engine's error says why not); whether its words are valid is not looked at before the close."""
+def _evaluated(position: Position, text: str) -> Evaluation:
+    """The engine's evaluation of a play, with the first-move rule applied (docs/rules.md §6.9): on the empty
+    board of a game with ``first_play_best_placement``, the play is credited with its word's best placement
+    (its own move kept), and a placement that misses the centre is no reason to refuse it."""
     move = parse_move(text, position.board, position.notation)
-    evaluation = evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+    if not (position.first_play_best_placement and position.board.is_empty()):
+        return evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+    try:
+        own: Evaluation | None = evaluate(
+            position.board, position.rules, position.lexicon, move, position.rack, position.notation
+        )
+    except IllegalPlayError as error:
+        if error.code != "first_not_on_start":
+            raise
+        own = None
+    best = best_first_placement(position.board, position.rules, position.lexicon, move.word, position.rack)
+    if best is None or (own is not None and own.score >= best.score):
+        if own is None:  # the rack cannot make the word through the centre either: the first refusal stands
+            return evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+        return own
+    return Evaluation(move, best.score, best.words, best.invalid_words)
+
+
+def judge(position: Position, text: str) -> tuple[str, int]:
+    """A play handed in: written canonically, with its score (as placed, or under the first-move rule). Its
+    placement must be legal (the engine's error says why not); whether its words are valid is not looked at
+    before the close."""
+    evaluation = _evaluated(position, text)
     return format_move(evaluation.move, position.notation), evaluation.score
 
 
@@ -333,7 +371,7 @@ def judge_round(
     counts = [(int(score), int(count)) for score, count in score_counts]
     judged: dict[K, PlayResult] = {}
     for player, move in last_plays.items():
-        evaluation = evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+        evaluation = _evaluated(position, move)
         better = sum(count for score, count in counts if score > evaluation.score)
         judged[player] = PlayResult(
             move=move,

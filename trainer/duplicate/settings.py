@@ -120,6 +120,23 @@ SETTINGS: tuple[Setting, ...] = (
         100,
         optional=True,
     ),
+    # The federation's first-move rules (docs/rules.md §6.7 and §6.9), on as French clubs play.
+    Setting(
+        "first_play_across",
+        "game",
+        N_("First top across"),
+        N_("On the first move, the top placed on the board is an across play."),
+        bool,
+        True,
+    ),
+    Setting(
+        "first_play_best_placement",
+        "game",
+        N_("First play at its best placement"),
+        N_("A first-move play scores its word's best placement through the centre, wherever it was put."),
+        bool,
+        True,
+    ),
     Setting(
         "round_seconds",
         "clock",

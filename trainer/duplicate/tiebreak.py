@@ -57,11 +57,17 @@ def tiebreak_key(move: Move, rack: str | Sequence[str]) -> TiebreakKey:
     )
 
 
-def order_tops(tops: Sequence[Move], rack: str | Sequence[str]) -> list[Move]:
-    """The top plays, the one to place first; ``ValueError`` if they do not share one score."""
+def order_tops(tops: Sequence[Move], rack: str | Sequence[str], across_first: bool = False) -> list[Move]:
+    """The top plays, the one to place first; ``ValueError`` if they do not share one score.
+
+    ``across_first``: the game's first move under **Setting** ``first_play_across`` (docs/rules.md §6.7): every
+    across top comes before every down one, then the usual order.
+    """
     scores = {move.score for move in tops}
     if len(scores) > 1:
         raise ValueError(f"the plays to order must share the top score, got scores {sorted(map(str, scores))}")
+    if across_first:
+        return sorted(tops, key=lambda move: (not move.horizontal, tiebreak_key(move, rack)))
     return sorted(tops, key=lambda move: tiebreak_key(move, rack))
 
 

@@ -44,6 +44,8 @@ class SetupSpec:
     seed: int
     max_rounds: int | None
     mode: str
+    first_play_across: bool = False
+    first_play_best_placement: bool = False
 
     def setup(self, store: LexiconStore) -> Setup:
         return Setup(
@@ -54,6 +56,8 @@ class SetupSpec:
             seed=self.seed,
             max_rounds=self.max_rounds,
             mode=mode(self.mode),
+            first_play_across=self.first_play_across,
+            first_play_best_placement=self.first_play_best_placement,
         )
 
 

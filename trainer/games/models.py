@@ -61,6 +61,10 @@ class Game(Model):
     solo_min_players: Mapped[int] = mapped_column(default=16)
     seed: Mapped[int] = mapped_column(SeedDigits, index=True)  # index: the games that share a draw
     max_rounds: Mapped[int | None] = mapped_column(default=None)
+    # The federation's first-move rules (docs/rules.md §6.7, §6.9): on for a new game; games made before
+    # they existed keep the rules they were played with (the migration's default).
+    first_play_across: Mapped[bool] = mapped_column(default=True, server_default=false())
+    first_play_best_placement: Mapped[bool] = mapped_column(default=True, server_default=false())
     # The projector's optional cues (trainer.duplicate.settings, section "projector").
     thirty_seconds_cue: Mapped[bool] = mapped_column(default=False, server_default=false())
     end_beeps: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -113,7 +113,17 @@ def mode_of(game: Game) -> Mode:
 
 def spec_of(game: Game) -> SetupSpec:
     """The game's setup by name (what a worker process needs to open its rounds)."""
-    return SetupSpec(game.rules, game.lexicon, notation_of(game), game.draw_rule, game.seed, game.max_rounds, game.mode)
+    return SetupSpec(
+        game.rules,
+        game.lexicon,
+        notation_of(game),
+        game.draw_rule,
+        game.seed,
+        game.max_rounds,
+        game.mode,
+        game.first_play_across,
+        game.first_play_best_placement,
+    )
 
 
 def setup_of(game: Game) -> Setup:
@@ -448,7 +458,7 @@ def round_playing(game: Game, number: int) -> RoundPlaying:
     if round_.status == RoundStatus.CLOSED or number != game.round_number:
         raise _round_closed(number)
     setup = setup_of(game)
-    position = Position(setup.rules, setup.lexicon, setup.notation, setup.board(round_.board_before), round_.rack)
+    position = Position.of(setup, round_.board_before, round_.rack)
     return RoundPlaying(game.id, number, round_.id, position)
 
 
@@ -631,7 +641,7 @@ def close_round(game_id: int, number: int, author: str, now: datetime | None = N
     assert game is not None
     db.session.refresh(round_)
     setup = setup_of(game)
-    position = Position(setup.rules, setup.lexicon, setup.notation, setup.board(round_.board_before), round_.rack)
+    position = Position.of(setup, round_.board_before, round_.rack)
     # Rows, not ORM objects, in and out: a room of 10,000 hands in some 20,000 plays.
     last: dict[int, str] = {}
     for player_id, move in db.session.execute(
