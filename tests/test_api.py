@@ -176,8 +176,9 @@ def rank_of(moves: list[Move], score: int) -> int:
     return 1 + sum(1 for m in moves if (m.score or 0) > score)
 
 
-def percentage(total: int, top_total: int) -> int:
-    return floor(Fraction(100 * total, top_total) + Fraction(1, 2))
+def percentage(total: int, top_total: int) -> float:
+    """100 × total ÷ top total with two decimals, the exact fraction rounded half up (docs/rules.md §6.13)."""
+    return floor(Fraction(10_000 * total, top_total) + Fraction(1, 2)) / 100
 
 
 def competition_ranks(totals: dict[str, int]) -> dict[str, int]:
@@ -240,7 +241,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         ("8H", "expected a coordinate and a word"),
         ("8H QQ", "rack has no Q"),
         ("8O ABC", "runs off the board"),
-        ("1A " + rack1[:2].replace("?", "A"), "centre square"),
+        ("8H " + next(t for t in rack1 if t != "?"), "at least two letters"),  # off the centre is taken (§6.9)
         ("Z99 AB", ""),
         ("", "expected a coordinate"),
     ]:
@@ -402,21 +403,33 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
             "player_id": ids.get(name, eve["player_id"]),
             "name": name,
             "total": totals[name],
-            "negatif": (scores1[name] - top1) + (expected2[name] - top2),
+            "negatif": totals[name] - top_total,  # the solo bonus included
             "percentage": percentage(totals[name], top_total),
             "tops": (name == "Ann") + (name in ("Bob", "Cat")),
             "solos": int(name == "Ann"),
             "rounds": [scores1[name] + bonus1.get(name, 0), expected2[name]],
         }, name
+        assert isinstance(line["percentage"], float) and round(line["percentage"], 2) == line["percentage"], line
+    by_name = {line["name"]: line for line in table["standings"]}
+    differences = (scores1["Ann"] - top1) + (expected2["Ann"] - top2)
+    assert by_name["Ann"]["negatif"] == differences + 10  # Ann's solo bonus counts in her négatif
+    assert all(line["negatif"] == line["total"] - top_total for line in table["standings"])
+    mine = api.get(f"/api/games/{gid}/rounds/2/me", tokens["Ann"])["standing"]  # checked against MyRound
+    assert (mine["total"], mine["negatif"], mine["percentage"]) == (
+        totals["Ann"],
+        totals["Ann"] - top_total,
+        by_name["Ann"]["percentage"],
+    )
 
     # Exports -----------------------------------------------------------------------------------------
     code_, text = api.call("GET", f"/api/games/{gid}/export.csv")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["rank", "name", "total", "negatif", "percentage", "tops", "solos", "round 1", "round 2"]
-    assert rows[1][1:3] == ["(top)", str(top_total)] and rows[1][-2:] == [str(top1), str(top2)]
-    assert [(r[1], int(r[0]), int(r[2]), int(r[3]), int(r[4])) for r in rows[2:]] == [
-        (s["name"], s["rank"], s["total"], s["negatif"], s["percentage"]) for s in table["standings"]
+    assert rows[1][1:5] == ["(top)", str(top_total), "0", "100.00"] and rows[1][-2:] == [str(top1), str(top2)]
+    assert [(r[1], int(r[0]), int(r[2]), int(r[3]), r[4]) for r in rows[2:]] == [
+        (s["name"], s["rank"], s["total"], s["negatif"], f"{s['percentage']:.2f}") for s in table["standings"]
     ]
+    assert all(re.fullmatch(r"\d+\.\d\d", r[4]) for r in rows[1:]), rows  # always two decimals: 62.50, 100.00
     code_, text = api.call("GET", f"/api/games/{gid}/export.gcg")
     assert text.startswith("#character-encoding UTF-8\n")
     record = parse_gcg(text, "export.gcg")

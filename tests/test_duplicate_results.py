@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from trainer.duplicate.results import (
     Correction,
+    GameResults,
     RoundRecord,
     SoloRule,
     Submission,
@@ -103,9 +107,10 @@ def test_standings_with_ties_percentage_negatif_tops_and_solos() -> None:
     assert [s.player for s in game.standings] == ["bob", "cid", "ann", "dan"]  # tied players keep join order
     assert [s.rank for s in game.standings] == [1, 1, 3, 4]
     assert game.top_total == 90
-    assert (table["ann"].total, table["ann"].negatif, table["ann"].percentage) == (70, -30, 78)  # 40 + 10 + 20
-    assert (table["bob"].total, table["bob"].negatif, table["bob"].percentage) == (80, -10, 89)
-    assert (table["dan"].total, table["dan"].negatif, table["dan"].percentage) == (50, -40, 56)
+    # négatif = total - top total, the solo bonus included; percentages with two decimals, half up
+    assert (table["ann"].total, table["ann"].negatif, table["ann"].percentage) == (70, -20, Decimal("77.78"))
+    assert (table["bob"].total, table["bob"].negatif, table["bob"].percentage) == (80, -10, Decimal("88.89"))
+    assert (table["dan"].total, table["dan"].negatif, table["dan"].percentage) == (50, -40, Decimal("55.56"))
     assert (table["ann"].tops, table["ann"].solos) == (1, 1)
     assert (table["bob"].tops, table["bob"].solos) == (1, 0)
     assert table["ann"].round_totals == (50, 20) and table["dan"].round_totals == (0, 50)
@@ -122,13 +127,111 @@ def test_a_rank_is_one_more_than_the_players_ahead(values: list[int]) -> None:
     assert shared_ranks(values) == [1 + sum(1 for other in values if other > value) for value in values]
 
 
-def test_percentage_rounds_half_up_and_is_zero_without_a_top() -> None:
-    assert percentage(5, 8) == 63  # 62.5; Python's round() would say 62
-    assert percentage(1, 8) == 13  # 12.5
-    assert percentage(80, 80) == 100
-    assert percentage(90, 80) == 113  # solo bonuses can take a player past the top
-    assert percentage(2, 3) == 67
-    assert percentage(0, 0) == 0 and percentage(10, 0) == 0
+def test_percentage_has_two_decimals_rounded_half_up_and_is_zero_without_a_top() -> None:
+    assert str(percentage(395, 400)) == "98.75"
+    assert str(percentage(789, 800)) == "98.63"  # 98.625 exactly; round(98.625, 2) on a float says 98.62
+    assert str(percentage(787, 800)) == "98.38"  # 98.375
+    assert str(percentage(5, 8)) == "62.50"  # no longer 63: two decimals, always written
+    assert str(percentage(1, 8)) == "12.50"
+    assert str(percentage(1, 800)) == "0.13"  # 0.125
+    assert str(percentage(80, 80)) == "100.00"
+    assert str(percentage(90, 80)) == "112.50"  # solo bonuses can take a player past the top
+    assert str(percentage(2, 3)) == "66.67" and str(percentage(1, 3)) == "33.33"
+    assert str(percentage(0, 0)) == "0.00" and str(percentage(10, 0)) == "0.00"
+    assert str(percentage(-1, 8)) == "-12.50" and str(percentage(-1, 800)) == "-0.13"  # half away from 0
+
+
+@given(st.integers(min_value=-(10**6), max_value=10**7), st.integers(min_value=1, max_value=10**6))
+def test_percentage_is_the_exact_fraction_rounded_half_up(total: int, top_total: int) -> None:
+    exact = Fraction(100 * total, top_total)
+    expected = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    shown = percentage(total, top_total)
+    assert shown == expected and shown.as_tuple().exponent == -2
+    assert abs(Fraction(shown) - exact) <= Fraction(1, 200)
+
+
+def test_rules_6_13_worked_example() -> None:
+    """docs/rules.md §6.13, "Worked example": its figures, and its three variations."""
+    r1 = RoundRecord(
+        1,
+        30,
+        [30, 30, 24, 22, 22, 20, 18, 12],
+        [sub("Ann", 30), sub("Bob", 22), sub("Cat", 30), sub("Bob", 24)],
+    )
+    r2 = RoundRecord(
+        2,
+        50,
+        [50, 41, 36, 30, 30, 27, 26, 12],
+        [sub("Ann", 50), sub("Bob", 26), sub("Cat", 41, valid=False)],
+    )
+    players = ["Ann", "Bob", "Cat"]
+
+    def table(game: GameResults) -> list[tuple[int, str, int, int, str, int, int]]:
+        return [(s.rank, s.player, s.total, s.negatif, str(s.percentage), s.tops, s.solos) for s in game.standings]
+
+    game = score_game([r1, r2], players)
+    assert game.top_total == 80
+    bob = [game.rounds[0].players["Bob"], game.rounds[1].players["Bob"]]
+    assert [(p.score, p.difference, p.rank, p.of) for p in bob] == [(24, -6, 3, 8), (26, -24, 7, 8)]
+    cat = game.rounds[1].players["Cat"]
+    assert (cat.score, cat.difference, cat.rank) == (0, -50, None)
+    assert game.rounds[1].solo == "Ann" and game.rounds[1].players["Ann"].bonus == 0  # 3 players: no bonus
+    assert table(game) == [
+        (1, "Ann", 80, 0, "100.00", 2, 1),
+        (2, "Bob", 50, -30, "62.50", 0, 0),
+        (3, "Cat", 30, -50, "37.50", 1, 0),
+    ]
+
+    with_bonus = score_game([r1, r2], players, solo_rule=SoloRule(10, 3))
+    assert table(with_bonus)[0] == (1, "Ann", 90, 10, "112.50", 2, 1)  # négatif 90 - 80: the bonus counts
+    assert table(with_bonus)[1:] == table(game)[1:]
+
+    misread = score_game([r1, r2], players, [Correction("Cat", 2, 36, "slip misread")])
+    assert table(misread) == [
+        (1, "Ann", 80, 0, "100.00", 2, 1),
+        (2, "Cat", 66, -14, "82.50", 1, 0),
+        (3, "Bob", 50, -30, "62.50", 0, 0),
+    ]
+
+    refused = score_game([r1, r2], players, [Correction("Cat", 2, 50, "word wrongly refused")])
+    assert refused.rounds[1].solo is None
+    assert table(refused) == [
+        (1, "Ann", 80, 0, "100.00", 2, 0),
+        (1, "Cat", 80, 0, "100.00", 2, 0),
+        (3, "Bob", 50, -30, "62.50", 0, 0),
+    ]
+
+    # docs/rules.md §6.13's rounding sentence
+    assert [str(percentage(t, top)) for t, top in [(789, 800), (395, 400), (2, 3), (790, 800)]] == [
+        "98.63",
+        "98.75",
+        "66.67",
+        "98.75",
+    ]
+
+
+def test_the_negatif_includes_solo_bonuses_and_corrections() -> None:
+    """négatif == total - top total for every player, whatever the solos, bonuses, corrections and absences;
+    under the old definition (the sum of the differences) the bonus was left out."""
+    rounds = [
+        RoundRecord(1, 40, [40, 35, 30], [sub("ann", 40), sub("bob", 35), sub("cid", 30)]),
+        RoundRecord(2, 60, [60, 50, 20], [sub("ann", 50), sub("bob", 60), sub("cid", 20, valid=False)]),
+        RoundRecord(3, 300, [300, 100], [sub("ann", 295), sub("cid", 100)]),
+    ]
+    fixes = [Correction("cid", 2, 20, "word accepted"), Correction("ann", 3, 300, "slip misread")]
+    game = score_game(rounds, ["ann", "bob", "cid", "dan"], fixes, solo_rule=SoloRule(bonus=10, min_players=2))
+    assert game.top_total == 400
+    table = {s.player: s for s in game.standings}
+    # ann: 40 + 10 (solo) + 50 + 300 + 10 (solo, by correction) = 410; differences 0 - 10 + 0 = -10
+    assert (table["ann"].total, table["ann"].negatif, str(table["ann"].percentage)) == (410, 10, "102.50")
+    assert (table["bob"].total, table["bob"].negatif, str(table["bob"].percentage)) == (105, -295, "26.25")
+    assert (table["cid"].total, table["cid"].negatif, str(table["cid"].percentage)) == (150, -250, "37.50")
+    assert (table["dan"].total, table["dan"].negatif, str(table["dan"].percentage)) == (0, -400, "0.00")
+    for s in game.standings:
+        assert s.negatif == s.total - game.top_total
+        assert s.percentage == percentage(s.total, game.top_total)
+    nobonus = score_game(rounds, ["ann", "bob", "cid", "dan"], fixes)  # 4 players < 16: no bonus
+    assert {s.player: s.negatif for s in nobonus.standings} == {"ann": -10, "bob": -305, "cid": -250, "dan": -400}
 
 
 def test_corrections_apply_on_top_of_the_original_and_follow_through() -> None:

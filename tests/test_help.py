@@ -8,6 +8,7 @@ The same page in Chromium at a phone's size, in both themes, is tests/browser/te
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from html import unescape
 from html.parser import HTMLParser
 
@@ -169,7 +170,10 @@ def test_the_page_answers_in_french(client: FlaskClient, query: str, headers: di
         "Un exemple complet",
         "Classement après le coup 3",
         "1 sur 187 coups possibles",
-        "62,5",  # a French decimal comma
+        "font 98,625, affiché 98,63",  # a French decimal comma
+        "arrondi à deux décimales",
+        "il vaut 0,00.",
+        "chaque solo ajoute 10 points au total et au négatif du joueur",
     ):
         assert phrase in text, phrase
     for english in ("How a round works", "Rank of the play", "legal plays", "by default"):
@@ -234,7 +238,13 @@ def default_solo_rule() -> SoloRule:
     return SoloRule(bonus, players)
 
 
-def check_standings(root: Element, key: str, expected: GameResults) -> None:
+def shown_percentage(value: Decimal, language: str) -> str:
+    """A percentage as the pages write it: two decimals, a decimal comma in French (docs/rules.md §6.13)."""
+    text = f"{value:.2f}"
+    return text.replace(".", ",") if language == "fr" else text
+
+
+def check_standings(root: Element, key: str, expected: GameResults, language: str) -> None:
     table = root.one("table", data_standings=key)
     rows = table.find_all("tr", data_player=None)
     assert [row.attrs["data_player"] for row in rows] == [s.player for s in expected.standings], key
@@ -244,7 +254,7 @@ def check_standings(root: Element, key: str, expected: GameResults) -> None:
             "rank": str(standing.rank),
             "total": str(standing.total),
             "negatif": str(standing.negatif),
-            "percentage": str(standing.percentage),
+            "percentage": shown_percentage(standing.percentage, language),
             "tops": str(standing.tops),
             "solos": str(standing.solos),
         }, f"{key}: {standing.player}"
@@ -272,15 +282,34 @@ def test_the_worked_example_shows_what_the_scoring_module_computes(client: Flask
             else:
                 assert re.findall(r"\d+", cells["rank"]) == [str(mine.rank), str(mine.of)]
 
-    check_standings(root, "example", game)
-    check_standings(root, "bonus", score_game(rounds, players, solo_rule=rule, active=rule.min_players))
+    language = query.removeprefix("?lang=")
+    with_bonus = score_game(rounds, players, solo_rule=rule, active=rule.min_players)
+    check_standings(root, "example", game, language)
+    check_standings(root, "bonus", with_bonus, language)
     refused = Correction("Chloé", 2, 41, "the word is in the lexicon")
-    check_standings(root, "corrected", score_game(rounds, players, [refused], solo_rule=rule))
+    check_standings(root, "corrected", score_game(rounds, players, [refused], solo_rule=rule), language)
 
     # The story the figures tell, as the page says it.
     assert [s.player for s in game.standings] == ["Bruno", "Anne", "Chloé"]
     assert game.rounds[1].solo == "Anne" and game.rounds[2].solo == "Bruno"
-    assert all(s.total == s.negatif + game.top_total for s in game.standings)  # no bonus below 16 players
+    assert [str(s.percentage) for s in game.standings] == ["75.41", "65.57", "55.74"]  # 92, 80, 68 of 122
+    for results in (game, with_bonus):
+        assert all(s.negatif == s.total - results.top_total for s in results.standings)
+    # With the bonus, each solo adds 10 to the négatif too (the old definition left it out).
+    assert {s.player: s.negatif for s in with_bonus.standings} == {"Bruno": -20, "Anne": -32, "Chloé": -54}
+
+    # Each player's sums under the table, in the reader's language.
+    sums = [li.text for li in root.one("ul", class_="help-sums").find_all("li")]
+    if language == "fr":
+        assert sums[0] == (
+            "Bruno : total 24 + 26 + 42 = 92 ; négatif 92 − 122 = -30 ; "
+            "pourcentage 100 × 92 ÷ 122 = 75,4098…, affiché 75,41."
+        )
+    else:
+        assert sums[0] == (
+            "Bruno: total 24 + 26 + 42 = 92; négatif 92 − 122 = -30; "
+            "percentage 100 × 92 ÷ 122 = 75.4098…, shown as 75.41."
+        )
 
 
 def test_the_rules_figures_are_the_modules(client: FlaskClient) -> None:
@@ -295,8 +324,13 @@ def test_the_rules_figures_are_the_modules(client: FlaskClient) -> None:
     assert f"The solo bonus, {rule.bonus} points by default" in solos.text
     assert f"at least {rule.min_players} active players" in solos.text
 
-    assert root.one("dd", data_percentage_example=None).attrs["data_percentage_example"] == str(percentage(500, 800))
-    assert "make 62.5, shown as 63" in text
+    example = root.one("dd", data_percentage_example=None)
+    assert example.attrs["data_percentage_example"] == str(percentage(789, 800)) == "98.63"
+    assert example.attrs["data_percentage_without_top"] == str(percentage(0, 0)) == "0.00"
+    assert "rounded to two decimals, a 5 in the third decimal rounding up" in text
+    assert "789 points for a top total of 800 make 98.625, shown as 98.63" in text
+    assert "before the first round, it is 0.00." in text
+    assert "a whole number" not in text and "halves rounded up" not in text  # the old definition
     assert root.one("dd", data_tie_ranks=None).attrs["data_tie_ranks"] == ",".join(
         map(str, shared_ranks([512, 498, 498, 470]))
     )

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Locator
 
 from tests.browser.conftest import TIMEOUT_MS
 from tests.processes import TirageServer
+from trainer.duplicate.firstplay import best_first_placement
 from trainer.engine import Board, Lexicon, Move, format_move, generate_moves, ruleset, square_name
 
 # Auto-waiting assertions wait as long as page actions do (conftest.TIMEOUT_MS), never a fixed sleep.
@@ -96,6 +97,16 @@ class Position:
 
     def square(self, move: Move) -> str:
         return square_name(move.row, move.col, "french" if self.notation == "french" else "english")
+
+    def credited(self, move: Move, lexicon: Lexicon) -> int:
+        """What ``move`` scores in a game with the federation's first-move rule (docs/rules.md §6.9): on round 1
+        its word's best placement, found by the engine; later, its score as placed."""
+        if self.round != 1:
+            return move.score or 0
+        rules = ruleset(self.rules)
+        best = best_first_placement(Board.empty(rules), rules, lexicon, move.word, self.rack)
+        assert best is not None, f"{self.written(move)} should be a first play of {self.rack}"
+        return best.score
 
     def plain(self, below_top: bool = False, across: bool | None = None, avoid: tuple[Move, ...] = ()) -> Move:
         """A play without a blank (a phone writes it letter for letter), optionally below the top
@@ -317,16 +328,18 @@ def night_of(browser: Browser, server: TirageServer, director_name: str) -> Iter
         night.close()
 
 
-def standings_rows(server: TirageServer, game_id: int) -> list[list[str]]:
-    """The server's standings as the phones' table shows them: rank, name, total, difference, %, tops, solos."""
+def standings_rows(server: TirageServer, game_id: int, language: str = "en") -> list[list[str]]:
+    """The server's standings as the phones' table shows them: rank, name, total, difference, %, tops, solos;
+    the percentage with two decimals, a decimal comma in French (docs/rules.md §6.13)."""
     table = api(server, f"/games/{game_id}/standings")
+    comma = language == "fr"
     return [
         [
             str(s["rank"]),
             s["name"],
             str(s["total"]),
             str(s["negatif"]),
-            str(s["percentage"]),
+            f"{s['percentage']:.2f}".replace(".", "," if comma else "."),
             str(s["tops"]),
             str(s["solos"]),
         ]

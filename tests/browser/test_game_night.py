@@ -114,11 +114,13 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     bea.submit(r1.written(bea_first))
     bea.submit(r1.written(bea_final))
 
-    # Off the centre square: refused at once, the reason next to the input; then a legal play.
+    # A letter the rack does not hold: refused at once, the reason next to the input; then a legal play.
+    # (Off the centre square would be taken: a first play is credited with its best placement, §6.9.)
     night.errors.tolerate(cy.context, r"status of 422 .*/(submit|plays)")
-    cy.type_play(f"1A {cy_move.word}")
+    missing = next(letter for letter in "QZXJKVWYFHB" if letter not in r1.rack)
+    cy.type_play(f"{r1.written(cy_move).split()[0]} {missing}{cy_move.word[1:]}")
     cy.hand_in()
-    expect(cy.error).to_contain_text("centre square")
+    expect(cy.error).to_have_text(f"Your rack has no {missing}.")
     expect(cy.move_input).to_have_attribute("aria-invalid", "true")
     expect(cy.page.locator(".phone-now .submitted.none")).to_be_visible()
     cy.submit(r1.written(cy_move))
@@ -140,8 +142,8 @@ def test_three_phones_play_two_rounds_run_from_the_console_and_the_projector(
     mine = {p.name: expect_reveal_figures(p, live_server, game.id, 1) for p in (ann, bea, cy)}
     assert mine["Bea"]["move"] == r1.written(bea_final) and mine["Bea"]["top"], mine["Bea"]
     expect(bea.page.locator("#live .my-result .success")).to_be_visible()
-    assert mine["Ann"]["move"] == r1.written(ann_move) and mine["Ann"]["score"] == ann_move.score
-    assert mine["Cy"]["move"] == r1.written(cy_move) and mine["Cy"]["score"] == cy_move.score
+    assert mine["Ann"]["move"] == r1.written(ann_move) and mine["Ann"]["score"] == r1.credited(ann_move, en_lexicon)
+    assert mine["Cy"]["move"] == r1.written(cy_move) and mine["Cy"]["score"] == r1.credited(cy_move, en_lexicon)
     expect(director.console.locator(".reveal-panel table.results tbody tr")).to_have_count(3)
 
     # ---- round 2, started with → twice on the projector
@@ -243,11 +245,12 @@ def test_a_french_game_in_french_with_french_notation(
     tapped = r1.plain(below_top=True, across=False, avoid=(typed,))
     assert re.match(r"^[A-O]\d+ ", r1.written(typed)), r1.written(typed)  # across: the row letter first
 
-    # A first play off the centre square, refused in French; then French notation is accepted.
+    # A letter the rack does not hold, refused in French; then French notation is accepted.
     night.errors.tolerate(denis.context, r"status of 422 .*/(submit|plays)")
-    denis.type_play(f"A1 {typed.word}")
+    missing = next(letter for letter in "QZXJKVWYFHB" if letter not in r1.rack)
+    denis.type_play(f"{r1.written(typed).split()[0]} {missing}{typed.word[1:]}")
     denis.hand_in()
-    expect(denis.error).to_contain_text("case centrale")
+    expect(denis.error).to_have_text(f"Votre tirage n’a pas de {missing}.")
     denis.submit(r1.written(typed))
     expect(denis.submitted).to_have_text(f"Coup rendu : {r1.written(typed)}")
     chloe.tap_play(tapped, r1)
@@ -267,7 +270,7 @@ def test_a_french_game_in_french_with_french_notation(
     console.locator("details.end-game summary").click()
     expect(console.locator('#live button[data-action="end"]')).to_have_text("Terminer la partie maintenant")
     director.press("end")
-    final = standings_rows(live_server, game.id)
+    final = standings_rows(live_server, game.id, "fr")
     for player in (chloe, denis):
         player.wait_for("finished")
         expect(player.page.locator("#live .notice")).to_have_text("La partie est terminée. Merci d’avoir joué !")

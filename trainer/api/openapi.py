@@ -77,6 +77,15 @@ def _director_action(summary: str, description: str, body: str | None = None) ->
 
 
 _INT = {"type": "integer"}
+_NEGATIF = {
+    "type": "integer",
+    "description": "Total − top total, solo bonuses included: ≤ 0 unless bonuses lift it (docs/rules.md §6.13).",
+}
+_PERCENTAGE = {
+    "type": "number",
+    "description": "100 × total ÷ top total with two decimals, the exact fraction rounded half up: 395 of 400 is "
+    "98.75, 789 of 800 is 98.63, 500 of 800 is 62.5 (62.50); 0.0 while the top total is 0 (docs/rules.md §6.13).",
+}
 _STR = {"type": "string"}
 _TIME = {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601, UTC (Z)."}
 
@@ -319,7 +328,13 @@ SCHEMAS: dict[str, Any] = {
                     {
                         "type": "object",
                         "required": ["rank", "of", "total", "negatif", "percentage"],
-                        "properties": {"rank": _INT, "of": _INT, "total": _INT, "negatif": _INT, "percentage": _INT},
+                        "properties": {
+                            "rank": _INT,
+                            "of": _INT,
+                            "total": _INT,
+                            "negatif": _NEGATIF,
+                            "percentage": _PERCENTAGE,
+                        },
                     },
                     {"type": "null"},
                 ]
@@ -334,8 +349,8 @@ SCHEMAS: dict[str, Any] = {
             "player_id": {"type": ["integer", "null"]},
             "name": _STR,
             "total": _INT,
-            "negatif": {"type": "integer", "description": "Sum of the differences from the top (≤ 0)."},
-            "percentage": {"type": "integer", "description": "round(100 × total / top total), half up."},
+            "negatif": _NEGATIF,
+            "percentage": _PERCENTAGE,
             "tops": _INT,
             "solos": _INT,
             "rounds": {"type": "array", "items": _INT, "description": "What each round added (score + bonus)."},

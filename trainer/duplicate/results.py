@@ -20,11 +20,14 @@ Documented choices:
 - **Corrections** never overwrite: each is kept, with its reason and author, beside the original
   score, and the latest correction of a (player, round) sets the score that counts; tops, solos,
   differences and totals follow the corrected score.
-- **Standings.** Total = scores + solo bonuses (corrections included). Négatif = the sum of the
-  differences from the top (≤ 0; bonuses not included). Percentage = ``100 × total / top total``
-  rounded half up (so 62.5 gives 63, where Python's ``round`` would give 62); 0 when the top total
-  is 0, as before the first round. Rank: by total, ties share a rank (1, 2, 2, 4); tied players
-  keep the order of the players given (join order).
+- **Standings** (the French federation's figures). Total = scores + solo bonuses (corrections
+  included). Top total = the sum of the rounds' top scores. Négatif = total - top total: the sum
+  of the differences from the top plus the solo bonuses, so 0 or less without a bonus (or a
+  correction above the top). Percentage = ``100 × total / top total`` as a :class:`~decimal.Decimal`
+  with exactly two decimals, the exact fraction rounded half up (ROUND_HALF_UP: 98.625 gives
+  98.63, where Python's ``round`` on a float would give 98.62); ``0.00`` when the top total is 0,
+  as before the first round. Rank: by total, ties share a rank (1, 2, 2, 4); tied players keep
+  the order of the players given (join order).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from trainer.engine.notation import format_move
 from trainer.engine.play import Evaluation
@@ -214,8 +218,8 @@ class Standing:
     player: str
     rank: int
     total: int
-    negatif: int
-    percentage: int
+    negatif: int  # total - top total
+    percentage: Decimal  # 100 × total / top total, two decimals (98.75)
     tops: int
     solos: int
     round_totals: tuple[int, ...]  # what each round added (score + bonus), in round order
@@ -230,11 +234,13 @@ class GameResults:
     top_total: int
 
 
-def percentage(total: int, top_total: int) -> int:
-    """``100 × total / top_total`` rounded half up; 0 when ``top_total`` is 0."""
+def percentage(total: int, top_total: int) -> Decimal:
+    """``100 × total / top_total`` with two decimals, the exact fraction rounded half up (away from 0);
+    ``Decimal("0.00")`` when ``top_total`` is 0. Integers only, so no float ever rounds it."""
     if top_total <= 0:
-        return 0
-    return (200 * total + top_total) // (2 * top_total)
+        return Decimal(0).scaleb(-2)
+    hundredths = (2 * 10_000 * abs(total) + top_total) // (2 * top_total)
+    return Decimal(hundredths if total >= 0 else -hundredths).scaleb(-2)
 
 
 def shared_ranks(values: Sequence[int]) -> list[int]:
@@ -250,18 +256,17 @@ def standings(results: Sequence[RoundResult], players: Iterable[str] = ()) -> li
     """The standings after ``results``, best first; see the module doc for each figure."""
     names = list(dict.fromkeys([*players, *(name for r in results for name in r.players)]))
     top_total = sum(r.top_score for r in results)
-    rows: list[tuple[str, int, int, int, int, tuple[int, ...]]] = []
+    rows: list[tuple[str, int, int, int, tuple[int, ...]]] = []
     for name in names:
         mine = [r.players.get(name) for r in results]
         totals = tuple(p.total if p else 0 for p in mine)
-        negatif = sum(p.difference if p else -r.top_score for p, r in zip(mine, results, strict=True))
         tops = sum(1 for p in mine if p and p.top)
         solos = sum(1 for p in mine if p and p.solo)
-        rows.append((name, sum(totals), negatif, tops, solos, totals))
+        rows.append((name, sum(totals), tops, solos, totals))
     ranks = shared_ranks([row[1] for row in rows])
     table = [
-        Standing(name, rank, total, negatif, percentage(total, top_total), tops, solos, totals)
-        for rank, (name, total, negatif, tops, solos, totals) in zip(ranks, rows, strict=True)
+        Standing(name, rank, total, total - top_total, percentage(total, top_total), tops, solos, totals)
+        for rank, (name, total, tops, solos, totals) in zip(ranks, rows, strict=True)
     ]
     return sorted(table, key=lambda s: s.rank)  # stable: tied players keep the players' order
 

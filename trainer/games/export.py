@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..duplicate.results import GameResults
+from ..duplicate.results import GameResults, percentage
 from ..engine.board import Board
 from ..engine.notation import format_move, parse_move
 from ..engine.rules import ruleset
@@ -30,7 +30,10 @@ def _cell(text: str) -> str:
 
 
 def standings_csv(results: GameResults) -> str:
-    """Rank, name, total, négatif, percentage, tops, solos, then one column per round."""
+    """Rank, name, total, négatif, percentage, tops, solos, then one column per round.
+
+    The percentage is written with two decimals and a point, whatever the reader's language (98.75).
+    """
     out = io.StringIO()
     writer = csv.writer(out)
     numbers = [r.number for r in results.rounds]
@@ -43,7 +46,7 @@ def standings_csv(results: GameResults) -> str:
             "(top)",
             results.top_total,
             0,
-            100 if results.top_total else 0,
+            percentage(results.top_total, results.top_total),  # 100.00, or 0.00 before any round
             len(numbers),
             "",
             *(r.top_score for r in results.rounds),

@@ -175,7 +175,7 @@ def _my_round(
             "of": len(results.standings),
             "total": standing.total,
             "negatif": standing.negatif,
-            "percentage": standing.percentage,
+            "percentage": float(standing.percentage),  # 98.75: exact to two decimals
         }
         if standing is not None
         else None,
@@ -198,7 +198,7 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
                 "name": s.player,
                 "total": s.total,
                 "negatif": s.negatif,
-                "percentage": s.percentage,
+                "percentage": float(s.percentage),
                 "tops": s.tops,
                 "solos": s.solos,
                 "rounds": list(s.round_totals),

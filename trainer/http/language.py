@@ -4,8 +4,10 @@ event loop's fast path, which answers outside Flask, asks :func:`choose_language
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from flask import Flask, has_request_context, request
-from flask_babel import Babel
+from flask_babel import Babel, format_decimal
 from werkzeug.datastructures import LanguageAccept
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
@@ -37,5 +39,12 @@ def select_locale() -> str:
     return choose_language(request.args.get(LANG_PARAM), request.cookies.get(LANG_COOKIE), request.accept_languages)
 
 
+def format_percentage(value: Decimal) -> str:
+    """A standings percentage with exactly two decimals, in the request's language: ``98.75`` in English,
+    ``98,75`` in French (docs/rules.md §6.13). The value is already rounded, so the format only writes it."""
+    return str(format_decimal(value, "0.00"))
+
+
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    app.add_template_filter(format_percentage, "percentage")

@@ -8,6 +8,7 @@ Plain values only: the template (templates/help.html) says them in words, in the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 
@@ -123,7 +124,8 @@ class Guide:
     scores: tuple[ScoreExample, ...]
     rank_scores: tuple[int, ...]
     rank_example: tuple[int, int, int]  # a play's score, its rank, of how many
-    percentage_example: tuple[int, int, Fraction, int]  # total, top total, exact value, the figure shown
+    percentage_example: tuple[int, int, Fraction, Decimal]  # total, top total, exact value, the figure shown
+    percentage_without_top: Decimal  # the percentage while the top total is 0
     tie_totals: tuple[int, ...]
     tie_ranks: tuple[int, ...]
     example: GameResults
@@ -324,7 +326,9 @@ def guide() -> Guide:
         ),
         rank_scores=rank_scores,
         rank_example=(24, rank_record.rank(24), rank_record.plays),
-        percentage_example=(500, 800, Fraction(100 * 500, 800), percentage(500, 800)),
+        # 98.625: the third decimal is a 5, rounded up to 98.63 (where Python's round() on a float gives 98.62).
+        percentage_example=(789, 800, Fraction(100 * 789, 800), percentage(789, 800)),
+        percentage_without_top=percentage(0, 0),
         tie_totals=(512, 498, 498, 470),
         tie_ranks=tuple(shared_ranks((512, 498, 498, 470))),
         example=score_game(rounds, PLAYERS, solo_rule=solo),
