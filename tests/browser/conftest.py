@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -18,6 +18,9 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from tests.browser.axe import require_axe, run_axe
 from tests.processes import TirageServer
 from trainer.engine.lexicon import Lexicon, LexiconStore
+
+if TYPE_CHECKING:
+    from tests.browser.game_night import Night
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -117,3 +120,22 @@ def screenshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(asked) if Path(asked).is_absolute() else ROOT / asked
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture(scope="module")
+def director_name(live_server: TirageServer) -> str:
+    """One director account for the module's games (``tirage director create`` takes a second a run); a module
+    may name its own by overriding this fixture."""
+    from tests.browser.game_night import PASSWORD  # game_night imports this module: imported when used
+
+    live_server.create_director("club", PASSWORD)
+    return "club"
+
+
+@pytest.fixture
+def night(browser: Browser, live_server: TirageServer, director_name: str) -> Iterator[Night]:
+    """The people of a club night (a director, phones, a projector), each in a browser context of their own."""
+    from tests.browser.game_night import night_of
+
+    with night_of(browser, live_server, director_name) as opened:
+        yield opened

@@ -10,12 +10,11 @@ state of the phone and the projector, in both themes (the contrast theme also to
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.axe import format_violations, serious_violations
 from tests.browser.game_night import (
@@ -24,7 +23,6 @@ from tests.browser.game_night import (
     Player,
     api,
     live,
-    night_of,
     position,
     standings_rows,
 )
@@ -32,19 +30,6 @@ from tests.processes import TirageServer
 from trainer.engine import Lexicon
 
 SEED = 20240611_000000_000000  # same seed, same racks: reproducible plays and screenshots
-
-
-@pytest.fixture(scope="module")
-def director_name(live_server: TirageServer) -> str:
-    """One director account for the module's games (``tirage director create`` takes a second a run)."""
-    live_server.create_director("club", PASSWORD)
-    return "club"
-
-
-@pytest.fixture
-def night(browser: Browser, live_server: TirageServer, director_name: str) -> Iterator[Night]:
-    with night_of(browser, live_server, director_name) as opened:
-        yield opened
 
 
 def expect_reveal_figures(player: Player, server: TirageServer, game_id: int, number: int) -> dict[str, object]:

@@ -14,14 +14,12 @@ on real time: its round's deadline is the server's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.game_night import PASSWORD, Director, Game, Night, api, live, night_of, position
+from tests.browser.game_night import PASSWORD, Director, Game, Night, api, live, position
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
 
@@ -57,18 +55,6 @@ window.AudioContext = class extends RealContext {
   }
 };
 """
-
-
-@pytest.fixture(scope="module")
-def director_name(live_server: TirageServer) -> str:
-    live_server.create_director("club", PASSWORD)
-    return "club"
-
-
-@pytest.fixture
-def night(browser: Browser, live_server: TirageServer, director_name: str) -> Iterator[Night]:
-    with night_of(browser, live_server, director_name) as opened:
-        yield opened
 
 
 def director_token(server: TirageServer) -> str:

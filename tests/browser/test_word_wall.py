@@ -9,15 +9,15 @@ from the same word list with :func:`drills.words.anagrams`: the test never guess
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from drills.words import anagrams
 from tests.browser.axe import format_violations, serious_violations
-from tests.browser.game_night import PASSWORD, Night, live, night_of
+from tests.browser.game_night import PASSWORD, Night, live
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
 
@@ -29,12 +29,6 @@ AAA_CONTRAST = "color-contrast-enhanced"
 def director_name(live_server: TirageServer) -> str:
     live_server.create_director("wallclub", PASSWORD)
     return "wallclub"
-
-
-@pytest.fixture
-def night(browser: Browser, live_server: TirageServer, director_name: str) -> Iterator[Night]:
-    with night_of(browser, live_server, director_name) as opened:
-        yield opened
 
 
 def accessibility_problems(axe: Callable[..., list[dict[str, Any]]], page: Page, where: str, theme: str) -> list[str]:
