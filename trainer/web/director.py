@@ -18,6 +18,7 @@ from ..core.database import db
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..duplicate.results import PlayerRound
+from ..duplicate.rounds import RoundStatus
 from ..games import export, service
 from ..games.cache import game_results
 from ..games.display import game_view
@@ -103,8 +104,13 @@ def _console_context(game: Game) -> dict[str, object]:
         "correction_form": CorrectionForm(),
         "join_url": join_link(game.join_code),
         "round_results": _round_results(game, view.reveal.number if view.reveal else None),
-        "closed_rounds": [r.number for r in game.rounds if r.status == "closed"],
+        "closed_rounds": _closed_rounds(game),
     }
+
+
+def _closed_rounds(game: Game) -> list[int]:
+    """The numbers of the game's closed rounds: each has a page where its scores can be corrected."""
+    return [r.number for r in game.rounds if r.status == RoundStatus.CLOSED]
 
 
 def _round_results(game: Game, number: int | None) -> list[tuple[int, PlayerRound]]:
@@ -237,7 +243,7 @@ def offer_rejoin(game_id: int, player_id: int) -> ResponseReturnValue:
 def round_page(game_id: int, number: int) -> ResponseReturnValue:
     """A closed round's results, any round of the game, each player's score correctable with a reason."""
     game = game_of_director(game_id)
-    round_ = next((r for r in game.rounds if r.number == number and r.status == "closed"), None)
+    round_ = next((r for r in game.rounds if r.number == number and r.status == RoundStatus.CLOSED), None)
     if round_ is None:
         flash(_("Round %(n)s is not closed: it has no results yet.", n=number), "error")
         return redirect(url_for("director.console", game_id=game.id), code=303)
@@ -246,7 +252,7 @@ def round_page(game_id: int, number: int) -> ResponseReturnValue:
         game=game,
         round=round_,
         round_results=_round_results(game, number),
-        closed_rounds=[r.number for r in game.rounds if r.status == "closed"],
+        closed_rounds=_closed_rounds(game),
     )
 
 

@@ -209,7 +209,7 @@ def my_rounds(key: str) -> ResponseReturnValue:
     if player is None:
         return render_template("play/rounds_missing.html"), 404
     game = player.game
-    inside = _player(game) is not None and _player(game) == player
+    inside = _player(game) == player  # this browser is the player's own
     page = make_response(
         render_template(
             "play/rounds.html",
