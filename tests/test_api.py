@@ -287,6 +287,10 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "rank": 1,
         "of": len(moves1),
         "corrections": [],
+        "rulings": [],
+        "warnings": 0,
+        "penalty": 0,
+        "total": top1 + 10,
     }
     assert results1["Bob"] == {
         "player_id": ids["Bob"],
@@ -304,6 +308,10 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "rank": rank_of(moves1, low.score or 0),
         "of": len(moves1),
         "corrections": [],
+        "rulings": [],
+        "warnings": 0,
+        "penalty": 0,
+        "total": low.score,
     }
     assert results1["Cat"] == {
         "player_id": ids["Cat"],
@@ -321,6 +329,10 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "rank": None,
         "of": len(moves1),
         "corrections": [],
+        "rulings": [],
+        "warnings": 0,
+        "penalty": 0,
+        "total": 0,
     }
     assert results1["Dan"] == {
         "player_id": ids["Dan"],
@@ -338,6 +350,10 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "rank": None,
         "of": len(moves1),
         "corrections": [],
+        "rulings": [],
+        "warnings": 0,
+        "penalty": 0,
+        "total": 0,
     }
 
     # Round 2: the reliquat carries ---------------------------------------------------------------------
@@ -407,6 +423,8 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
             "percentage": percentage(totals[name], top_total),
             "tops": (name == "Ann") + (name in ("Bob", "Cat")),
             "solos": int(name == "Ann"),
+            "warnings": 0,
+            "penalty": 0,
             "rounds": [scores1[name] + bonus1.get(name, 0), expected2[name]],
         }, name
         assert isinstance(line["percentage"], float) and round(line["percentage"], 2) == line["percentage"], line
@@ -424,7 +442,19 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     # Exports -----------------------------------------------------------------------------------------
     code_, text = api.call("GET", f"/api/games/{gid}/export.csv")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == ["rank", "name", "total", "negatif", "percentage", "tops", "solos", "round 1", "round 2"]
+    assert rows[0] == [
+        "rank",
+        "name",
+        "total",
+        "negatif",
+        "percentage",
+        "tops",
+        "solos",
+        "warnings",
+        "penalty",
+        "round 1",
+        "round 2",
+    ]
     assert rows[1][1:5] == ["(top)", str(top_total), "0", "100.00"] and rows[1][-2:] == [str(top1), str(top2)]
     assert [(r[1], int(r[0]), int(r[2]), int(r[3]), r[4]) for r in rows[2:]] == [
         (s["name"], s["rank"], s["total"], s["negatif"], f"{s['percentage']:.2f}") for s in table["standings"]

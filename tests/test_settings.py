@@ -50,6 +50,8 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         "reveal_seconds": 30,
         "solo_bonus": 10,
         "solo_min_players": 16,
+        "warning_penalty": 5,  # docs/rules.md §6.19
+        "warnings_before_penalty": 3,
         "draw_rule": {
             "min_vowels": 2,
             "min_consonants": 2,

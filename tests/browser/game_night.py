@@ -162,9 +162,15 @@ class Director:
         expect(page).to_have_url(re.compile(r"/director/$"))
 
     def create_game(
-        self, rules: str = "en", max_rounds: int | None = None, round_seconds: int = 600, seed: int | None = None
+        self,
+        rules: str = "en",
+        max_rounds: int | None = None,
+        round_seconds: int = 600,
+        seed: int | None = None,
+        draws: str = "",
     ) -> Game:
-        """Through the New game form; the reveal pause left empty, so the director starts each round."""
+        """Through the New game form; the reveal pause left empty, so the director starts each round. ``draws``:
+        a list of imposed draws pasted in the form (docs/rules.md §6.18)."""
         page = self.console
         page.locator('a[href$="/director/games/new"]').click()
         expect(page).to_have_url(re.compile(r"/director/games/new$"))
@@ -173,6 +179,8 @@ class Director:
         page.locator("#round_seconds").fill(str(round_seconds))
         page.locator("#reveal_seconds").fill("")
         page.locator("#seed").fill("" if seed is None else str(seed))
+        if draws:
+            page.locator("#draws").fill(draws)
         page.locator("form.settings-form button[type=submit]").click()
         expect(page).to_have_url(re.compile(r"/director/games/\d+$"))
         game_id = int(page.url.rsplit("/", 1)[1])

@@ -34,11 +34,15 @@ def optional_director() -> Director | None:
     return accounts.director_for_token(token) if token else None
 
 
-def require_director() -> Director:
+def require_director(assistant_allowed: bool = False) -> Director:
+    """The director whose token the request carries; an assistant arbiter's only where ``assistant_allowed``
+    (the paper bulletins)."""
     token = bearer()
     if token is None:
         raise Refused("director_token_required", "a director token is required (Authorization: Bearer ...)")
     director = accounts.director_for_token(token)
+    if director is not None and director.is_assistant and not assistant_allowed:
+        raise Refused("assistant_cannot_direct", "an assistant arbiter's token only enters paper bulletins")
     if director is not None:
         return director
     if service.player_for_token(token) is not None:
@@ -88,6 +92,15 @@ def asker_inside(game: Game) -> bool:
     user = current_user
     director_id = user.director.id if getattr(user, "is_authenticated", False) and hasattr(user, "director") else None
     return draws.inside(game, director_id, session_token(PLAYER_TOKENS, game.id))
+
+
+def arbitrated_game(game_id: int) -> tuple[Game, Director]:
+    """The game and the director or assistant arbiter whose token may enter its bulletins (401, 404, 403)."""
+    director = require_director(assistant_allowed=True)
+    game = get_game(game_id)
+    if not director.arbitrates(game.director_id):
+        raise Refused("not_your_game", "only the game's director and their assistant arbiters can do this")
+    return game, director
 
 
 def directed_game(game_id: int) -> tuple[Game, Director]:

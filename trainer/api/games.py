@@ -17,12 +17,13 @@ from ..core.accounts import DIRECTOR_TOKEN_MAX_AGE
 from ..core.clock import iso
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import export, present, service
+from ..games import bulletins, export, present, service
 from ..games.cache import cached, game_results
 from ..games.models import Game, Round
 from ..http.body import json_body
 from ..http.ratelimit import limited, refused_guess
 from .common import (
+    arbitrated_game,
     asker_inside,
     bp,
     directed_game,
@@ -176,6 +177,50 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     return _round_details(game_id, number), 201
 
 
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/rulings")
+def give_ruling(game_id: int, number: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    data = json_body()
+    service.give_ruling(
+        game, number, data.get("player_id"), data.get("kind"), data.get("points"), data.get("reason"), director.username
+    )
+    return _round_details(game_id, number), 201
+
+
+@bp.post("/games/<game_id:game_id>/rulings/<id:ruling_id>/cancel")
+def cancel_ruling(game_id: int, ruling_id: int) -> ResponseReturnValue:
+    game, director = directed_game(game_id)
+    service.cancel_ruling(game, ruling_id, json_body().get("reason"), director.username)
+    return "", 204
+
+
+@bp.post("/games/<game_id:game_id>/bulletins")
+def enter_bulletin(game_id: int) -> ResponseReturnValue:
+    game, director = arbitrated_game(game_id)
+    data = json_body()
+    declared = data.get("declared_on_time", False)
+    if not isinstance(declared, bool):
+        raise Refused("bad_declared", "'declared_on_time' is true or false")
+    taken = bulletins.enter(game, data.get("player"), data.get("move"), director.username, declared)
+    return jsonify(
+        round=taken.round_number,
+        player_id=taken.player.id,
+        name=taken.player.name,
+        table=taken.player.table_number,
+        move=taken.move,
+        score=taken.score_as_placed,
+        declared_on_time=taken.declared,
+    ), 201
+
+
+@bp.post("/games/<game_id:game_id>/paper-players")
+def add_paper_player(game_id: int) -> ResponseReturnValue:
+    game, director = arbitrated_game(game_id)
+    data = json_body()
+    player = bulletins.add_paper_player(game, data.get("name"), data.get("table"), director.username)
+    return jsonify(player_id=player.id, name=player.name, table=player.table_number), 201
+
+
 @bp.post("/games/<game_id:game_id>/rounds/<id:number>/plays")
 @limited("submit")
 def play(game_id: int, number: int) -> ResponseReturnValue:
@@ -248,6 +293,13 @@ def export_csv(game_id: int) -> ResponseReturnValue:
 def export_gcg(game_id: int) -> ResponseReturnValue:
     game = seen_game(game_id)
     return _download(export.game_gcg(game), "application/x-gcg; charset=utf-8", f"tirage-game-{game.id}.gcg")
+
+
+@bp.get("/games/<game_id:game_id>/draws.txt")
+def export_draws(game_id: int) -> ResponseReturnValue:
+    """The closed rounds' draws, one a line: a new game with these imposed draws plays the same racks."""
+    game = seen_game(game_id)
+    return _download(export.game_draws(game), "text/plain; charset=utf-8", f"tirage-game-{game.id}-draws.txt")
 
 
 def _download(text: str, content_type: str, filename: str) -> Response:

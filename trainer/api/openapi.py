@@ -11,6 +11,7 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
+from ..duplicate.imposed import DRAWS, MAX_TEXT
 from ..duplicate.settings import BY_NAME, DRAW_RULE, GROUPS, TOP_LEVEL, Setting
 from ..http.ids import MAX_GAME_ID
 from .common import bp
@@ -41,6 +42,7 @@ GAME_ID = {
     "description": "A game's id: a random number below 2**53 (an id cannot be guessed by counting).",
     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_GAME_ID},
 }
+COMPETITION_CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 12}}
 ROUND = {
     "name": "number",
     "in": "path",
@@ -120,6 +122,20 @@ SETTINGS_PROPERTIES: dict[str, Any] = {
     key: _ref("DrawRule") if key == DRAW_RULE else _setting_schema(BY_NAME[key]) for key in TOP_LEVEL
 }
 
+DRAWS_PROPERTY: dict[str, Any] = {
+    DRAWS: {
+        "type": ["string", "null"],
+        "maxLength": MAX_TEXT,
+        "default": None,
+        "description": "Imposed draws (docs/rules.md §6.18): the game plays these racks instead of drawing from a "
+        "seed. One round a line, as §6.3 writes a draw: `RELIQUAT+NEW`, a rejected rack first with a `-` "
+        "(`-EEIO+AAB AEILRRR`); blank lines and `#` comments are left out, and a round list from "
+        "`draws.txt` or a GCG record from `export.gcg` reads as it is. Checked before the game is created: the "
+        "tiles are in the bag, each reliquat is part of the last rack, every rack meets the draw rule or is "
+        "rejected; a refusal (422) names each line. Leave `seed` out. Null or blank: the seed draws the racks.",
+    }
+}
+
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": _STR}},
     "Credentials": {
@@ -146,10 +162,16 @@ SCHEMAS: dict[str, Any] = {
         "properties": SETTINGS_PROPERTIES,
         "description": "Every field is optional; the defaults are those of docs/rules.md §6.14.",
     },
+    "NewGame": {
+        "type": "object",
+        "properties": {**SETTINGS_PROPERTIES, **DRAWS_PROPERTY},
+        "description": "The game's settings (GameSettings: every field optional, the defaults of docs/rules.md "
+        "§6.14) and, optionally, its imposed draws (§6.18).",
+    },
     "GameCreated": {
         "type": "object",
         "required": ["id", "join_code", "status", "seed"],
-        "properties": {"id": _INT, "join_code": _STR, "status": _STR, **SETTINGS_PROPERTIES},
+        "properties": {"id": _INT, "join_code": _STR, "status": _STR, **SETTINGS_PROPERTIES, **DRAWS_PROPERTY},
     },
     "GameState": {
         "type": "object",
@@ -186,6 +208,10 @@ SCHEMAS: dict[str, Any] = {
             "submissions": {"type": "integer", "description": "Players who have handed in a play this round."},
             "players": {"type": "integer"},
             "locked": {"type": "boolean", "description": "The director has closed the room to new players."},
+            "imposed_draws": {
+                "type": "boolean",
+                "description": "The game plays a list of imposed draws, not racks drawn from a seed (§6.18).",
+            },
             "notation": {"enum": ["english", "french"]},
             "next_round_at": _TIME,
             "end_reason": {"type": ["string", "null"]},
@@ -264,6 +290,119 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "Correction": {"type": "object", "properties": {"score": _INT, "reason": _STR, "author": _STR}},
+    "RulingRequest": {
+        "type": "object",
+        "required": ["player_id", "kind", "reason"],
+        "properties": {
+            "player_id": _INT,
+            "kind": {"enum": ["warning", "penalty", "solo_granted", "solo_withdrawn"]},
+            "points": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "A penalty's points only."},
+            "reason": {"type": "string", "minLength": 1},
+        },
+    },
+    "BulletinRequest": {
+        "type": "object",
+        "required": ["player", "move"],
+        "properties": {
+            "player": {"type": ["string", "integer"], "description": "A table number or a player's name."},
+            "move": _STR,
+            "declared_on_time": {"type": "boolean", "default": False},
+        },
+    },
+    "Bulletin": {
+        "type": "object",
+        "required": ["round", "player_id", "name", "move", "score", "declared_on_time"],
+        "properties": {
+            "round": _INT,
+            "player_id": _INT,
+            "name": _STR,
+            "table": {"type": ["integer", "null"]},
+            "move": _STR,
+            "score": {"type": "integer", "description": "As placed; word validity is judged at the close."},
+            "declared_on_time": {"type": "boolean"},
+        },
+    },
+    "PaperPlayerRequest": {
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": _STR,
+            "table": {"type": ["integer", "null"], "minimum": 1, "maximum": 9999},
+        },
+    },
+    "PaperPlayer": {
+        "type": "object",
+        "required": ["player_id", "name", "table"],
+        "properties": {"player_id": _INT, "name": _STR, "table": _INT},
+    },
+    "CompetitionRequest": {
+        "type": "object",
+        "required": ["kind", "name"],
+        "properties": {
+            "kind": {"enum": ["simultaneous", "tournament"]},
+            "name": {"type": "string", "minLength": 1, "maxLength": 80},
+            "game_id": {"type": "integer", "description": "A simultaneous game's first room: your game in its lobby."},
+        },
+    },
+    "CompetitionGameRequest": {"type": "object", "required": ["game_id"], "properties": {"game_id": _INT}},
+    "Competition": {
+        "type": "object",
+        "required": ["code", "kind", "name", "games"],
+        "properties": {
+            "code": {"type": "string", "description": "Other directors open a room with it."},
+            "kind": {"enum": ["simultaneous", "tournament"]},
+            "name": _STR,
+            "games": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": _INT, "join_code": _STR, "status": _STR},
+                },
+            },
+        },
+    },
+    "CompetitionRanking": {
+        "allOf": [_ref("Competition")],
+        "type": "object",
+        "required": ["top_total", "standings"],
+        "properties": {
+            "rounds_counted": {"type": "integer", "description": "Simultaneous: the rounds every room has closed."},
+            "waiting_for": {"type": "array", "items": _STR, "description": "Rooms behind the others."},
+            "games_counted": {"type": "array", "items": _STR, "description": "Tournament: the finished games."},
+            "top_total": _INT,
+            "standings": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["rank", "name", "total", "negatif", "percentage"],
+                    "properties": {
+                        "rank": _INT,
+                        "name": _STR,
+                        "room": {"type": "string", "description": "Simultaneous: the player's room."},
+                        "total": _INT,
+                        "negatif": _NEGATIF,
+                        "percentage": _PERCENTAGE,
+                        "tops": _INT,
+                        "solos": _INT,
+                        "warnings": _INT,
+                        "penalty": _INT,
+                        "game_totals": {"type": "array", "items": _INT},
+                    },
+                },
+            },
+        },
+    },
+    "CancelRequest": {"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}},
+    "Ruling": {
+        "type": "object",
+        "properties": {
+            "id": _INT,
+            "kind": {"enum": ["warning", "penalty", "solo_granted", "solo_withdrawn"]},
+            "points": {"type": "integer", "description": "A penalty's points; what a warning cost (0 if free)."},
+            "reason": _STR,
+            "author": _STR,
+        },
+    },
     "PlayerRound": {
         "type": "object",
         "required": ["player_id", "name", "move", "score", "valid", "difference", "solo", "rank", "of"],
@@ -283,6 +422,10 @@ SCHEMAS: dict[str, Any] = {
             "rank": {"type": ["integer", "null"], "description": "1 + legal plays scoring more (3rd of 412)."},
             "of": {"type": "integer", "description": "The round's number of legal plays."},
             "corrections": {"type": "array", "items": _ref("Correction")},
+            "rulings": {"type": "array", "items": _ref("Ruling")},
+            "warnings": {"type": "integer", "description": "Warnings given in this round."},
+            "penalty": {"type": "integer", "description": "Points taken in this round by penalties and warnings."},
+            "total": {"type": "integer", "description": "What the round adds: score + bonus - penalty."},
         },
     },
     "RoundDetails": {
@@ -353,7 +496,13 @@ SCHEMAS: dict[str, Any] = {
             "percentage": _PERCENTAGE,
             "tops": _INT,
             "solos": _INT,
-            "rounds": {"type": "array", "items": _INT, "description": "What each round added (score + bonus)."},
+            "warnings": _INT,
+            "penalty": {"type": "integer", "description": "Points taken by penalties and warnings."},
+            "rounds": {
+                "type": "array",
+                "items": _INT,
+                "description": "What each round added (score + bonus - penalty).",
+            },
         },
     },
     "Standings": {
@@ -396,7 +545,7 @@ PATHS: dict[str, Any] = {
             "tags": ["director"],
             "summary": "Create a game",
             "security": DIRECTOR,
-            "requestBody": _body("GameSettings"),
+            "requestBody": _body("NewGame"),
             "responses": {
                 **_ok("GameCreated", "The game, with its join code and its seed.", "201"),
                 **_errors(400, 401, 403, 413, 422),
@@ -493,6 +642,123 @@ PATHS: dict[str, Any] = {
             },
         }
     },
+    "/api/games/{game_id}/rounds/{number}/rulings": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Warn, penalise, grant or withdraw a solo",
+            "description": "On a closed round, with its reason; logged (`ruled`) and kept. From the free warnings "
+            "on, each warning costs the game's `warning_penalty` (docs/rules.md §6.19).",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID, ROUND],
+            "requestBody": _body("RulingRequest"),
+            "responses": {
+                **_ok("RoundDetails", "The round with the ruling applied.", "201"),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}/rulings/{ruling_id}/cancel": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Cancel a ruling given by mistake",
+            "description": "The ruling stays in the record, marked cancelled (`ruling_cancelled`); it counts no more.",
+            "security": DIRECTOR,
+            "parameters": [
+                GAME_ID,
+                {"name": "ruling_id", "in": "path", "required": True, "schema": {"type": "integer"}},
+            ],
+            "requestBody": _body("CancelRequest"),
+            "responses": {
+                "204": {"description": "Cancelled."},
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/competitions": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Make a simultaneous game (from your game in its lobby) or a tournament",
+            "description": "docs/rules.md §6.22–6.23.",
+            "security": DIRECTOR,
+            "requestBody": _body("CompetitionRequest"),
+            "responses": {
+                **_ok("Competition", "Made; its code opens rooms.", "201"),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/competitions/{code}/rooms": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Open your room in a simultaneous game",
+            "description": "A game of yours with the event's settings and draw (its own code, projector, clock).",
+            "security": DIRECTOR,
+            "parameters": [COMPETITION_CODE],
+            "responses": {
+                **_ok("GameCreated", "The room.", "201"),
+                **_errors(401, 403, 404, 409, 422, 429),
+            },
+        }
+    },
+    "/api/competitions/{code}/games": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Add one of your games to your tournament (the next game of it)",
+            "security": DIRECTOR,
+            "parameters": [COMPETITION_CODE],
+            "requestBody": _body("CompetitionGameRequest"),
+            "responses": {
+                **_ok("Competition", "Added.", "201"),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/competitions/{code}/ranking": {
+        "get": {
+            "tags": ["display"],
+            "summary": "The ranking of a simultaneous game or a tournament",
+            "description": "A simultaneous game counts the rounds every room has closed; a tournament its finished "
+            "games. A solo counts only when one player of the whole event found the top.",
+            "parameters": [COMPETITION_CODE],
+            "responses": {**_ok("CompetitionRanking", "Best first."), **_errors(404, 409)},
+        }
+    },
+    "/api/games/{game_id}/bulletins": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Enter a paper bulletin",
+            "description": "For a player without a phone (docs/rules.md §6.21): `player` is a table number or a name. "
+            "Taken in the round being played, with the time it is entered; after the close, only for the round just "
+            "closed and with `declared_on_time` (the arbiter's word that the slip was handed in before the "
+            "deadline). The game's director or one of their assistant arbiters.",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID],
+            "requestBody": _body("BulletinRequest"),
+            "responses": {
+                "201": {
+                    "description": "Taken.",
+                    "content": {"application/json": {"schema": _ref("Bulletin")}},
+                },
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}/paper-players": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Add a player without a phone, at a numbered table",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID],
+            "requestBody": _body("PaperPlayerRequest"),
+            "responses": {
+                "201": {
+                    "description": "Added.",
+                    "content": {"application/json": {"schema": _ref("PaperPlayer")}},
+                },
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
     "/api/games/{game_id}/rounds/{number}/plays": {
         "post": {
             "tags": ["player"],
@@ -540,7 +806,8 @@ PATHS: dict[str, Any] = {
             "security": [],
             "description": (
                 "Named events (`event:` is the kind: created, joined, round_started, submission, paused, "
-                "resumed, extended, round_closed, placed, corrected, finished), each with its `id:`; the "
+                "resumed, extended, round_closed, placed, corrected, ruled, ruling_cancelled, finished), each with "
+                "its `id:`; the "
                 "data is a JSON object with `id`, `kind`, `at` and the event's fields. Submissions carry "
                 "only counts; `quiet=1` leaves out the per-player events (joined, submission). Every 15 s a "
                 "`heartbeat` event without id (data `{}`) says the connection is alive; the stream ends after "
@@ -594,6 +861,21 @@ PATHS: dict[str, Any] = {
             "responses": {
                 "200": {"description": "GCG.", "content": {"application/x-gcg": {"schema": {"type": "string"}}}},
                 **_errors(404),
+            },
+        }
+    },
+    "/api/games/{game_id}/draws.txt": {
+        "get": {
+            "tags": ["display"],
+            "summary": "The closed rounds' draws, one a line",
+            "description": "Each closed round's draw as docs/rules.md §6.3 writes it (`RELIQUAT+NEW`, a rejected rack "
+            "first with a `-`), after `#` comments naming the game: given as a new game's `draws`, it plays the "
+            "same racks (§6.18).",
+            "security": [],
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": {"description": "Text.", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                **_errors(403, 404),
             },
         }
     },

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import Index, String, delete, select
+from sqlalchemy import ForeignKey, Index, String, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -38,7 +38,9 @@ MAX_ACCOUNT_NAME = 80
 
 
 class Director(Model):
-    """A club official who creates and runs games and walls (``tirage director create``)."""
+    """A club official who creates and runs games and walls (``tirage director create``), or an assistant arbiter
+    (``lead_id`` set): an account a director makes for a helper, which only enters paper bulletins in that
+    director's games (docs/rules.md §6.21)."""
 
     __tablename__ = "director"
 
@@ -46,6 +48,15 @@ class Director(Model):
     username: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    lead_id: Mapped[int | None] = mapped_column(ForeignKey("director.id"), default=None, index=True)
+
+    @property
+    def is_assistant(self) -> bool:
+        return self.lead_id is not None
+
+    def arbitrates(self, director_id: int) -> bool:
+        """Whether this account may enter bulletins in the games of director ``director_id``."""
+        return director_id in (self.id, self.lead_id)
 
 
 class Learner(Model):
@@ -86,7 +97,9 @@ def check_password(password: object) -> str:
     return password
 
 
-def _new_account(model: type[A], username: object, password: object, kind: str, taken: str) -> A:
+def _new_account(
+    model: type[A], username: object, password: object, kind: str, taken: str, lead_id: int | None = None
+) -> A:
     """A new account of ``model``: a name of 1 to 80 characters (``bad_<kind>_name``) that no other account of
     that kind has (``<kind>_taken``), a long enough password (``short_password``), committed."""
     name = username.strip() if isinstance(username, str) else ""
@@ -96,6 +109,8 @@ def _new_account(model: type[A], username: object, password: object, kind: str, 
     if db.session.execute(select(model.id).where(model.username == name)).first() is not None:
         raise Refused(f"{kind}_taken", taken.format(name=name), name=name)
     account = model(username=name, password_hash=generate_password_hash(secret))
+    if lead_id is not None and isinstance(account, Director):
+        account.lead_id = lead_id
     db.session.add(account)
     try:
         db.session.commit()
@@ -107,6 +122,19 @@ def _new_account(model: type[A], username: object, password: object, kind: str, 
 
 def create_director(username: object, password: object) -> Director:
     return _new_account(Director, username, password, "director", "a director named {name!r} exists already")
+
+
+def create_assistant(lead: Director, username: object, password: object) -> Director:
+    """An assistant arbiter's account for ``lead``'s games: it logs in like a director, and only enters bulletins."""
+    if lead.is_assistant:
+        raise Refused("assistant_cannot_direct", "an assistant arbiter cannot make accounts")
+    return _new_account(
+        Director, username, password, "director", "a director named {name!r} exists already", lead_id=lead.id
+    )
+
+
+def assistants_of(lead: Director) -> list[Director]:
+    return list(db.session.execute(select(Director).where(Director.lead_id == lead.id).order_by(Director.id)).scalars())
 
 
 def create_learner(username: object, password: object) -> Learner:

@@ -10,9 +10,9 @@ from trainer.engine.lexicon import Lexicon
 from trainer.engine.movegen import summarise_moves, top_moves
 from trainer.engine.rules import Ruleset
 
-from .draw import Bag, Draw, reliquat_after
+from .draw import Draw, DrawSource, reliquat_after
 from .mode import BEST_WORDS_KEPT, Analysis, Mode
-from .results import Correction, GameResults, RoundRecord, SoloRule, score_game
+from .results import Correction, GameResults, RoundRecord, Ruling, SoloRule, WarningRule, score_game
 from .text import N_
 from .tiebreak import order_tops
 
@@ -21,7 +21,7 @@ class Classic(Mode):
     name = "classic"
     title = N_("Classic duplicate")
 
-    def draw(self, bag: Bag, reliquat: str, number: int) -> Draw:
+    def draw(self, bag: DrawSource, reliquat: str, number: int) -> Draw:
         return bag.draw(reliquat, number)
 
     def analyse(
@@ -47,8 +47,10 @@ class Classic(Mode):
         players: Iterable[str],
         corrections: Iterable[Correction],
         solo_rule: SoloRule,
+        rulings: Iterable[Ruling] = (),
+        warning_rule: WarningRule | None = None,
     ) -> GameResults:
-        return score_game(rounds, players, corrections, solo_rule)
+        return score_game(rounds, players, corrections, solo_rule, rulings=rulings, warning_rule=warning_rule)
 
 
 CLASSIC = Classic()

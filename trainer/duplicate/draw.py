@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
 from trainer.engine.board import Move
 from trainer.engine.rules import BLANK, Ruleset, TileSet
@@ -59,6 +60,7 @@ class EndReason(StrEnum):
     REQUIREMENT_UNREACHABLE = "requirement_unreachable"  # no rack from bag + reliquat meets the rule
     NO_LEGAL_PLAY = "no_legal_play"  # the rack has no legal play on the board
     ROUND_LIMIT = "max_rounds"  # the game's number of rounds (its max_rounds setting) was reached
+    LAST_DRAW = "last_draw"  # every line of the game's imposed draws was played (docs/rules.md §6.18)
 
 
 class GameOverError(ValueError):
@@ -193,6 +195,17 @@ class Draw:
     def record(self) -> str:
         """Every attempt in order, rejected racks prefixed with ``-``: ``-ALR+EEIU EAILRST``."""
         return " ".join([f"-{t.written}" for t in self.rejets] + [self.final.written])
+
+
+class DrawSource(Protocol):
+    """Where a game's racks come from: a :class:`Bag` drawn from the seed, or a list of imposed draws
+    (:class:`~.imposed.ImposedDraws`, docs/rules.md §6.18)."""
+
+    def end_reason(self, reliquat: str, round_number: int) -> EndReason | None:
+        """Why no rack can be drawn for round ``round_number`` around ``reliquat``, or ``None``."""
+
+    def draw(self, reliquat: str, round_number: int) -> Draw:
+        """The draw of round ``round_number`` around ``reliquat``."""
 
 
 def _tiles(text: str | Iterable[str], tileset: TileSet, what: str) -> list[str]:

@@ -12,8 +12,8 @@ from trainer.engine.board import Board, Move
 from trainer.engine.lexicon import Lexicon
 from trainer.engine.rules import Ruleset
 
-from .draw import Bag, Draw
-from .results import Correction, GameResults, RoundRecord, SoloRule
+from .draw import Draw, DrawSource
+from .results import Correction, GameResults, RoundRecord, Ruling, SoloRule, WarningRule
 
 BEST_WORDS_KEPT = 10  # words kept besides the tops, each at its best placement: the reveal's "next best"
 
@@ -41,8 +41,9 @@ class Mode(ABC):
     title: str = ""  # for the game form and the docs (English; the pages translate it)
 
     @abstractmethod
-    def draw(self, bag: Bag, reliquat: str, number: int) -> Draw:
-        """The rack of round ``number`` (:meth:`Bag.draw` raises ``GameOverError`` when none can be drawn)."""
+    def draw(self, bag: DrawSource, reliquat: str, number: int) -> Draw:
+        """The rack of round ``number`` from the game's bag or imposed draws (``GameOverError`` when none can be
+        drawn)."""
 
     @abstractmethod
     def analyse(
@@ -63,5 +64,7 @@ class Mode(ABC):
         players: Iterable[str],
         corrections: Iterable[Correction],
         solo_rule: SoloRule,
+        rulings: Iterable[Ruling] = (),
+        warning_rule: WarningRule | None = None,
     ) -> GameResults:
-        """Every closed round's results and the standings."""
+        """Every closed round's results and the standings, the arbiter's corrections and rulings applied."""

@@ -20,10 +20,17 @@ Documented choices:
 - **Corrections** never overwrite: each is kept, with its reason and author, beside the original
   score, and the latest correction of a (player, round) sets the score that counts; tops, solos,
   differences and totals follow the corrected score.
-- **Standings** (the French federation's figures). Total = scores + solo bonuses (corrections
-  included). Top total = the sum of the rounds' top scores. Négatif = total - top total: the sum
-  of the differences from the top plus the solo bonuses, so 0 or less without a bonus (or a
-  correction above the top). Percentage = ``100 × total / top total`` as a :class:`~decimal.Decimal`
+- **Arbitration** (docs/rules.md §6.19): a warning, a penalty of so many points, a solo granted or
+  withdrawn, each for a (player, round) with its reason and author. A player's warnings are counted in
+  round order; from warning ``free + 1`` on (default: the fourth), each costs ``penalty`` points (default
+  5) in the round it was given. A penalty's points are taken from that round's total, which may then be
+  below zero: the only way a round counts less than nothing (a correction is never below 0). A solo
+  granted makes the player's round a solo (the bonus follows the solo rule); a solo withdrawn removes it;
+  the latest of the two for a (player, round) decides.
+- **Standings** (the French federation's figures). Total = scores + solo bonuses - penalties
+  (corrections included). Top total = the sum of the rounds' top scores. Négatif = total - top total: the sum
+  of the differences from the top plus the solo bonuses less the penalties, so 0 or less without a
+  bonus (or a correction above the top). Percentage = ``100 × total / top total`` as a :class:`~decimal.Decimal`
   with exactly two decimals, the exact fraction rounded half up (ROUND_HALF_UP: 98.625 gives
   98.63, where Python's ``round`` on a float would give 98.62); ``0.00`` when the top total is 0,
   as before the first round. Rank: by total, ties share a rank (1, 2, 2, 4); tied players keep
@@ -34,8 +41,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from enum import StrEnum
 
 from trainer.engine.notation import format_move
 from trainer.engine.play import Evaluation
@@ -77,6 +85,36 @@ class Correction:
     score: int  # the score that counts for the round from now on
     reason: str
     author: str = ""
+
+
+class RulingKind(StrEnum):
+    """What the arbiter may rule on a player's round, besides correcting its score."""
+
+    WARNING = "warning"
+    PENALTY = "penalty"
+    SOLO_GRANTED = "solo_granted"
+    SOLO_WITHDRAWN = "solo_withdrawn"
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """An arbiter's ruling on a player's round (docs/rules.md §6.19); kept with its reason and author."""
+
+    player: str
+    round_number: int
+    kind: RulingKind
+    reason: str
+    author: str = ""
+    points: int = 0  # a penalty's points, > 0; for a warning, what it cost once counted (set by scoring)
+    ruling_id: int | None = None  # the stored ruling's id, to cancel it
+
+
+@dataclass(frozen=True)
+class WarningRule:
+    """Warnings are free up to ``free``; each one after costs ``penalty`` points."""
+
+    penalty: int = 5
+    free: int = 3
 
 
 @dataclass(frozen=True)
@@ -132,11 +170,21 @@ class PlayerRound:
     rank: int | None  # among the round's legal plays; None without a valid play
     of: int  # the round's number of legal plays
     corrections: tuple[Correction, ...] = ()
+    rulings: tuple[Ruling, ...] = ()  # warnings with what each cost, penalties, solos granted or withdrawn
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for r in self.rulings if r.kind is RulingKind.WARNING)
+
+    @property
+    def penalty(self) -> int:
+        """Points taken from the round: penalties and the warnings that cost."""
+        return sum(r.points for r in self.rulings if r.kind in (RulingKind.WARNING, RulingKind.PENALTY))
 
     @property
     def total(self) -> int:
-        """What the round adds to the player's total: score and solo bonus."""
-        return self.score + self.bonus
+        """What the round adds to the player's total: score and solo bonus, less penalties."""
+        return self.score + self.bonus - self.penalty
 
 
 @dataclass(frozen=True)
@@ -154,13 +202,38 @@ class RoundResult:
         return next((p.player for p in self.players.values() if p.solo), None)
 
 
-def _players(players: Iterable[str], rounds: Iterable[RoundRecord], corrections: Iterable[Correction]) -> list[str]:
-    """The given players, then anyone else who submitted or was corrected, in first-seen order."""
+def _players(
+    players: Iterable[str], rounds: Iterable[RoundRecord], arbitrated: Iterable[Correction | Ruling]
+) -> list[str]:
+    """The given players, then anyone else who submitted, was corrected or ruled on, in first-seen order."""
     seen = dict.fromkeys(players)
     for record in rounds:
         seen.update(dict.fromkeys(s.player for s in record.submissions))
-    seen.update(dict.fromkeys(c.player for c in corrections))
+    seen.update(dict.fromkeys(c.player for c in arbitrated))
     return list(seen)
+
+
+def _solo_ruled(rulings: Sequence[Ruling], computed: bool) -> bool:
+    """Whether the round is a solo once the arbiter's latest grant or withdrawal, if any, is applied."""
+    for ruling in reversed(rulings):
+        if ruling.kind is RulingKind.SOLO_GRANTED:
+            return True
+        if ruling.kind is RulingKind.SOLO_WITHDRAWN:
+            return False
+    return computed
+
+
+def cost_warnings(rulings: Iterable[Ruling], rule: WarningRule) -> list[Ruling]:
+    """The rulings in round order (stable), each warning's ``points`` set to what it costs: 0 for a player's
+    first ``rule.free`` warnings, ``rule.penalty`` for each after."""
+    counted: dict[str, int] = {}
+    costed: list[Ruling] = []
+    for ruling in sorted(rulings, key=lambda r: r.round_number):
+        if ruling.kind is RulingKind.WARNING:
+            counted[ruling.player] = counted.get(ruling.player, 0) + 1
+            ruling = replace(ruling, points=rule.penalty if counted[ruling.player] > rule.free else 0)
+        costed.append(ruling)
+    return costed
 
 
 def score_round(
@@ -170,11 +243,14 @@ def score_round(
     active_players: int,
     solo_rule: SoloRule | None = None,
     corrections: Iterable[Correction] = (),
+    rulings: Iterable[Ruling] = (),
 ) -> RoundResult:
-    """Score every player of one round; players without a submission score 0."""
+    """Score every player of one round; players without a submission score 0. ``rulings`` are this round's,
+    a warning's ``points`` already set to what it costs (:func:`cost_warnings`)."""
     solo_rule = solo_rule if solo_rule is not None else SoloRule()
     mine = [c for c in corrections if c.round_number == record.number]
-    names = _players(players, [record], mine)
+    ruled = [r for r in rulings if r.round_number == record.number]
+    names = _players(players, [record], [*mine, *ruled])
     last = record.last_submissions()
     drafts: list[tuple[str, Submission | None, int, int, tuple[Correction, ...], bool]] = []
     for name in names:
@@ -188,7 +264,8 @@ def score_round(
     finders = sum(1 for *_, found in drafts if found)
     results: dict[str, PlayerRound] = {}
     for name, submission, original, score, fixes, found in drafts:
-        solo = found and finders == 1
+        theirs = tuple(r for r in ruled if r.player == name)
+        solo = _solo_ruled(theirs, found and finders == 1)
         bonus = solo_rule.bonus if solo and active_players >= solo_rule.min_players else 0
         valid = submission is not None and submission.valid
         rank = record.rank(submission.score) if valid and submission is not None and record.plays else None
@@ -207,6 +284,7 @@ def score_round(
             rank=rank,
             of=record.plays,
             corrections=fixes,
+            rulings=theirs,
         )
     return RoundResult(record.number, record.top_score, record.plays, results)
 
@@ -222,7 +300,9 @@ class Standing:
     percentage: Decimal  # 100 × total / top total, two decimals (98.75)
     tops: int
     solos: int
-    round_totals: tuple[int, ...]  # what each round added (score + bonus), in round order
+    round_totals: tuple[int, ...]  # what each round added (score + bonus - penalty), in round order
+    warnings: int = 0
+    penalty: int = 0  # points taken by penalties and warnings, in all
 
 
 @dataclass(frozen=True)
@@ -256,17 +336,21 @@ def standings(results: Sequence[RoundResult], players: Iterable[str] = ()) -> li
     """The standings after ``results``, best first; see the module doc for each figure."""
     names = list(dict.fromkeys([*players, *(name for r in results for name in r.players)]))
     top_total = sum(r.top_score for r in results)
-    rows: list[tuple[str, int, int, int, tuple[int, ...]]] = []
+    rows: list[tuple[str, int, int, int, tuple[int, ...], int, int]] = []
     for name in names:
-        mine = [r.players.get(name) for r in results]
-        totals = tuple(p.total if p else 0 for p in mine)
-        tops = sum(1 for p in mine if p and p.top)
-        solos = sum(1 for p in mine if p and p.solo)
-        rows.append((name, sum(totals), tops, solos, totals))
+        mine = [p for r in results if (p := r.players.get(name)) is not None]
+        totals = tuple(p.total if (p := r.players.get(name)) else 0 for r in results)
+        tops = sum(1 for p in mine if p.top)
+        solos = sum(1 for p in mine if p.solo)
+        warnings = sum(p.warnings for p in mine)
+        penalty = sum(p.penalty for p in mine)
+        rows.append((name, sum(totals), tops, solos, totals, warnings, penalty))
     ranks = shared_ranks([row[1] for row in rows])
     table = [
-        Standing(name, rank, total, total - top_total, percentage(total, top_total), tops, solos, totals)
-        for rank, (name, total, tops, solos, totals) in zip(ranks, rows, strict=True)
+        Standing(
+            name, rank, total, total - top_total, percentage(total, top_total), tops, solos, totals, warnings, penalty
+        )
+        for rank, (name, total, tops, solos, totals, warnings, penalty) in zip(ranks, rows, strict=True)
     ]
     return sorted(table, key=lambda s: s.rank)  # stable: tied players keep the players' order
 
@@ -282,18 +366,23 @@ def score_game(
     corrections: Iterable[Correction] = (),
     solo_rule: SoloRule | None = None,
     active: int | None = None,
+    rulings: Iterable[Ruling] = (),
+    warning_rule: WarningRule | None = None,
 ) -> GameResults:
     """Score every round and the standings; ``active`` overrides the count of active players."""
     corrections = list(corrections)
+    costed = cost_warnings(rulings, warning_rule if warning_rule is not None else WarningRule())
     numbers = {r.number for r in rounds}
     if len(numbers) != len(rounds):
         raise ValueError("two rounds share a number")
-    for c in corrections:
+    arbitrated: list[Correction | Ruling] = [*corrections, *costed]
+    for c in arbitrated:
         if c.round_number not in numbers:
-            raise ValueError(f"correction for {c.player}: there is no round {c.round_number}")
-    names = _players(players, rounds, corrections)
+            raise ValueError(f"ruling for {c.player}: there is no round {c.round_number}")
+    names = _players(players, rounds, arbitrated)
     count = active if active is not None else active_players(rounds)
     results = tuple(
-        score_round(r, names, active_players=count, solo_rule=solo_rule, corrections=corrections) for r in rounds
+        score_round(r, names, active_players=count, solo_rule=solo_rule, corrections=corrections, rulings=costed)
+        for r in rounds
     )
     return GameResults(results, tuple(standings(results, names)), sum(r.top_score for r in rounds))

@@ -36,17 +36,19 @@ from trainer.engine.notation import format_move, parse_move
 from trainer.engine.play import Evaluation, evaluate
 from trainer.engine.rules import Notation, Ruleset
 
-from .draw import Bag, Draw, DrawRule, EndReason
+from .draw import Bag, Draw, DrawRule, DrawSource, EndReason
 from .errors import RuleError
 from .firstplay import best_first_placement
+from .imposed import ImposedDraws
 from .mode import Analysis, Mode
 from .modes import mode
-from .results import Correction, GameResults, RoundRecord, SoloRule
+from .results import RulingKind
 
 K = TypeVar("K")
 
 MIN_EXTRA_SECONDS, MAX_EXTRA_SECONDS = 1, 3600
 MAX_CORRECTED_SCORE = 10_000
+MAX_PENALTY = 1_000  # points one penalty may take
 # A round closes this long after its deadline (docs/rules.md §6.6): a play that arrived before the deadline
 # is still being written when the clock runs out, and it must count. Nothing arriving after the deadline does.
 SETTLE = timedelta(seconds=1.5)
@@ -202,6 +204,25 @@ def correction(score: object, reason: object) -> tuple[int, str]:
     return score, reason.strip()
 
 
+def ruling(kind: object, points: object, reason: object) -> tuple[RulingKind, int, str]:
+    """An arbiter's ruling on a player's round (docs/rules.md §6.19): its kind, a penalty's points, and why."""
+    try:
+        checked = RulingKind(kind) if isinstance(kind, str) else None
+    except ValueError:
+        checked = None
+    if checked is None:
+        choices = ", ".join(k.value for k in RulingKind)
+        raise RuleError("bad_ruling", f"'kind' must be one of: {choices}", choices=choices)
+    if checked is RulingKind.PENALTY:
+        if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_PENALTY:
+            raise RuleError("bad_penalty", f"'points' must be a whole number from 1 to {MAX_PENALTY}")
+    elif points not in (None, 0):
+        raise RuleError("points_not_taken", f"a {checked.value} takes no points: only a penalty does")
+    if not isinstance(reason, str) or not reason.strip():
+        raise RuleError("ruling_reason_missing", "'reason' is required: say why")
+    return checked, points if checked is RulingKind.PENALTY and isinstance(points, int) else 0, reason.strip()
+
+
 # --- a round's content ----------------------------------------------------------------------------
 
 
@@ -220,10 +241,15 @@ class Setup:
     # default of a new game), a simulation without them keeps the plain rules.
     first_play_across: bool = False
     first_play_best_placement: bool = False
+    imposed: ImposedDraws | None = None  # docs/rules.md §6.18: the racks come from this list, not from the seed
 
     def board(self, cells: str | None = None) -> Board:
         """The board with ``cells`` (rows joined, as stored), or an empty one."""
         return Board(self.rules.layout, list(cells)) if cells is not None else Board.empty(self.rules)
+
+    def draw_source(self) -> DrawSource:
+        """Where the racks come from, before the first round: the imposed draws, or a full bag drawn from the seed."""
+        return self.imposed if self.imposed is not None else Bag(self.rules, self.draw_rule, seed=self.seed)
 
 
 @dataclass(frozen=True)
@@ -260,13 +286,14 @@ class GameEnd:
     draw: Draw | None = None
 
 
-def replay(setup: Setup, played: Sequence[PlayedRound]) -> tuple[Bag, str]:
-    """The bag as it stands after ``played`` (drawn again from the seed, round by round) and the reliquat.
+def replay(setup: Setup, played: Sequence[PlayedRound]) -> tuple[DrawSource, str]:
+    """The bag as it stands after ``played`` (drawn again from the seed, or read from the imposed draws, round by
+    round) and the reliquat.
 
-    A stored rack the seed does not draw again means the stored game and its settings disagree: a
+    A stored rack the seed (or the list) does not draw again means the stored game and its settings disagree: a
     ``ValueError``, never a guess.
     """
-    bag = Bag(setup.rules, setup.draw_rule, seed=setup.seed)
+    bag = setup.draw_source()
     reliquat = ""
     for round_ in played:
         draw = setup.mode.draw(bag, reliquat, round_.number)
@@ -279,10 +306,11 @@ def replay(setup: Setup, played: Sequence[PlayedRound]) -> tuple[Bag, str]:
 
 
 def open_round(
-    setup: Setup, bag: Bag, reliquat: str, number: int, board: Board, everything: bool = True
+    setup: Setup, bag: DrawSource, reliquat: str, number: int, board: Board, everything: bool = True
 ) -> OpenedRound | GameEnd:
     """Draw round ``number``'s rack from ``bag`` around ``reliquat`` and analyse it on ``board``; or why the game
-    ends instead (the number of rounds reached, no rack can be drawn, the rack has no legal play)."""
+    ends instead (the number of rounds reached, no rack can be drawn or the imposed draws are all played, the
+    rack has no legal play)."""
     if setup.max_rounds is not None and number > setup.max_rounds:
         return GameEnd(EndReason.ROUND_LIMIT)
     reason = bag.end_reason(reliquat, number)
@@ -293,11 +321,14 @@ def open_round(
     analysis = setup.mode.analyse(board, setup.rules, setup.lexicon, draw.rack, everything, across_first)
     if analysis is None:
         return GameEnd(EndReason.NO_LEGAL_PLAY, draw)
+    if setup.imposed is not None:
+        analysis = setup.imposed.published_top_first(analysis, number, draw.rack)
     return OpenedRound(number, draw, analysis)
 
 
 def next_round(setup: Setup, played: Sequence[PlayedRound], board_cells: str) -> OpenedRound | GameEnd:
-    """The round after ``played`` on the board ``board_cells``, drawn again from the seed (the server's way)."""
+    """The round after ``played`` on the board ``board_cells``, drawn again from the seed or read from the imposed
+    draws (the server's way)."""
     bag, reliquat = replay(setup, played)
     return open_round(setup, bag, reliquat, len(played) + 1, setup.board(board_cells))
 
@@ -390,17 +421,6 @@ def place(setup: Setup, board_before: str, move: str, rack: str) -> tuple[str, s
     return "".join(board.cells), reliquat
 
 
-def score(
-    setup: Setup,
-    rounds: Sequence[RoundRecord],
-    players: Iterable[str],
-    corrections: Iterable[Correction],
-    solo_rule: SoloRule,
-) -> GameResults:
-    """The closed rounds' results and the standings, as the game's mode scores them."""
-    return setup.mode.score(rounds, players, corrections, solo_rule)
-
-
 # --- a whole game in memory -----------------------------------------------------------------------
 
 
@@ -423,7 +443,7 @@ class DuplicateGame:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.board = setup.board()
-        self.bag = Bag(setup.rules, setup.draw_rule, setup.seed)
+        self.bag = setup.draw_source()
         self.rounds: list[Round] = []
         self.end: EndReason | None = None
         self.current: OpenedRound | None = None  # the open round, until a play is placed

@@ -11,6 +11,7 @@ draw, the tops, the best plays and the count of plays at each score. Elsewhere (
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import threading
@@ -22,8 +23,10 @@ from typing import Any
 from flask import Flask, current_app
 
 from ..core.lexicons import lexicon_store
-from ..duplicate import rounds
+from ..duplicate import imposed, rounds
 from ..duplicate import settings as declared
+from ..duplicate.draw import DrawRule
+from ..duplicate.imposed import ImposedDraws
 from ..duplicate.modes import mode
 from ..duplicate.rounds import GameEnd, OpenedRound, PlayedRound, Setup
 from ..engine.lexicon import LexiconStore
@@ -46,19 +49,28 @@ class SetupSpec:
     mode: str
     first_play_across: bool = False
     first_play_best_placement: bool = False
+    imposed_draws: str | None = None  # the game's list of draws (docs/rules.md §6.18), as stored
 
     def setup(self, store: LexiconStore) -> Setup:
+        rules, draw_rule = ruleset(self.rules), declared.draw_rule(self.draw_rule)
         return Setup(
-            rules=ruleset(self.rules),
+            rules=rules,
             lexicon=store.load(self.lexicon),
             notation=self.notation,
-            draw_rule=declared.draw_rule(self.draw_rule),
+            draw_rule=draw_rule,
             seed=self.seed,
             max_rounds=self.max_rounds,
             mode=mode(self.mode),
             first_play_across=self.first_play_across,
             first_play_best_placement=self.first_play_best_placement,
+            imposed=_imposed(self.imposed_draws, self.rules, draw_rule) if self.imposed_draws is not None else None,
         )
+
+
+@functools.lru_cache(maxsize=32)
+def _imposed(text: str, rules: str, draw_rule: DrawRule) -> ImposedDraws:
+    """A game's stored list of draws, read once a process: every play handed in asks for its game's setup."""
+    return imposed.parse(text, ruleset(rules), draw_rule)
 
 
 class Analyst:

@@ -1,7 +1,9 @@
 """Games that share a draw, and what people outside a game may see of it (docs/rules.md §6.4, "Shared draws").
 
 Two games with the same seed, rules and draw rule draw the same racks as long as they place the same tops:
-a club replaying a finished game, or two rooms playing the same game the same evening. Whatever one of
+a club replaying a finished game, or two rooms playing the same game the same evening. Two games with the same
+imposed draws (docs/rules.md §6.18) play the same racks whatever they place; a game with imposed draws shares
+nothing with the games of its seed, which draws none of its racks. Whatever one of
 them has shown (a rack, a top, a score) is then the other's future. So a game that has shown a round some
 other game of its draw has not yet closed is shown only to its insiders (its director, its players) until
 that game closes it, finishes, or is ended. Outsiders (anyone else holding the game's id) are refused.
@@ -15,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 
 from ..core import accounts
 from ..core.clock import utcnow
@@ -27,17 +29,23 @@ from .models import Event, Game, Player, Round
 DRAW_SHARED = "draw_shared"  # the event written in a game's log when another game takes its draw
 
 
+def _same_draw(game: Game) -> list[ColumnElement[bool]]:
+    """What another game has in common with ``game`` when it plays the same racks: the same list of imposed draws;
+    or, for a game drawn from its seed, the same seed and no list (and the same draw rule: :func:`_draws_alike`)."""
+    if game.imposed_draws is not None:
+        return [Game.imposed_draws == game.imposed_draws, Game.rules == game.rules, Game.id != game.id]
+    return [Game.seed == game.seed, Game.rules == game.rules, Game.imposed_draws.is_(None), Game.id != game.id]
+
+
+def _draws_alike(game: Game, other: Game) -> bool:
+    """The draw rule decides a seed's racks (a JSON column, compared here); a list of draws is the racks itself."""
+    return game.imposed_draws is not None or other.draw_rule == game.draw_rule
+
+
 def _siblings(game: Game) -> list[Game]:
     """The other games of ``game``'s draw that are still being played (not finished)."""
-    candidates = db.session.execute(
-        select(Game).where(
-            Game.seed == game.seed,
-            Game.rules == game.rules,
-            Game.id != game.id,
-            Game.status != GameStatus.FINISHED,
-        )
-    ).scalars()
-    return [other for other in candidates if other.draw_rule == game.draw_rule]
+    candidates = db.session.execute(select(Game).where(*_same_draw(game), Game.status != GameStatus.FINISHED)).scalars()
+    return [other for other in candidates if _draws_alike(game, other)]
 
 
 def _closed_rounds(game: Game) -> int:
@@ -102,10 +110,8 @@ def viewer(app: Flask, game_id: int, asker: Asker) -> str | None:
 
 def announce_shared_draw(game: Game, author: str) -> None:
     """Write ``draw_shared`` in the log of every other game of ``game``'s draw (the caller commits)."""
-    others = db.session.execute(
-        select(Game).where(Game.seed == game.seed, Game.rules == game.rules, Game.id != game.id)
-    ).scalars()
+    others = db.session.execute(select(Game).where(*_same_draw(game))).scalars()
     now = utcnow()
     for other in others:
-        if other.draw_rule == game.draw_rule:
+        if _draws_alike(game, other):
             db.session.add(Event(game_id=other.id, kind=DRAW_SHARED, data={}, author=author, created_at=now))

@@ -1,4 +1,5 @@
-"""A finished (or running) game as files: the standings as CSV, the placed plays as a GCG record.
+"""A finished (or running) game as files: the standings and the game sheet as CSV, the placed plays as a GCG
+record, the round list.
 
 The CSV is for a club's spreadsheet: one line per player, best first, with what each round
 added, after a line with the tops. Names are players' own text, so a name a spreadsheet would
@@ -7,19 +8,25 @@ run as a formula (``=``, ``+``, ``-``, ``@``) is written with a leading apostrop
 The GCG record follows the board: one ``>Top:`` line per closed round with the rack, the placed
 play in English coordinates (``.`` for tiles played through, lower case for blanks), its score
 and the running top total, then a ``#note`` with the draw (``RELIQUAT+NEW``, rejets with ``-``).
+
+The round list is the draw of every closed round, one a line as docs/rules.md §6.3 writes it: what a club
+pastes to play the same racks as a game with imposed draws (§6.18), and reads back as the same racks.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 
+from ..duplicate.imposed import round_list
 from ..duplicate.results import GameResults, percentage
 from ..engine.board import Board
 from ..engine.notation import format_move, parse_move
 from ..engine.rules import ruleset
 from .models import Game
 from .service import notation_of
+from .sheets import SheetRound
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GCG_NICK = "Top"
@@ -30,7 +37,7 @@ def _cell(text: str) -> str:
 
 
 def standings_csv(results: GameResults) -> str:
-    """Rank, name, total, négatif, percentage, tops, solos, then one column per round.
+    """Rank, name, total, négatif, percentage, tops, solos, warnings, penalty points, then one column per round.
 
     The percentage is written with two decimals and a point, whatever the reader's language (98.75).
     """
@@ -38,7 +45,18 @@ def standings_csv(results: GameResults) -> str:
     writer = csv.writer(out)
     numbers = [r.number for r in results.rounds]
     writer.writerow(
-        ["rank", "name", "total", "negatif", "percentage", "tops", "solos", *(f"round {n}" for n in numbers)]
+        [
+            "rank",
+            "name",
+            "total",
+            "negatif",
+            "percentage",
+            "tops",
+            "solos",
+            "warnings",
+            "penalty",
+            *(f"round {n}" for n in numbers),
+        ]
     )
     writer.writerow(
         [
@@ -49,11 +67,36 @@ def standings_csv(results: GameResults) -> str:
             percentage(results.top_total, results.top_total),  # 100.00, or 0.00 before any round
             len(numbers),
             "",
+            "",
+            "",
             *(r.top_score for r in results.rounds),
         ]
     )
     for s in results.standings:
-        writer.writerow([s.rank, _cell(s.player), s.total, s.negatif, s.percentage, s.tops, s.solos, *s.round_totals])
+        writer.writerow(
+            [
+                s.rank,
+                _cell(s.player),
+                s.total,
+                s.negatif,
+                s.percentage,
+                s.tops,
+                s.solos,
+                s.warnings,
+                s.penalty,
+                *s.round_totals,
+            ]
+        )
+    return out.getvalue()
+
+
+def game_sheet_csv(rows: Sequence[SheetRound]) -> str:
+    """The game sheet (trainer.games.sheets) as CSV: round, draw, top, score, running top total, finders, players."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "draw", "top", "score", "top_total", "found_by", "players"])
+    for r in rows:
+        writer.writerow([r.number, _cell(r.draw), r.top, r.top_score, r.top_total, r.finders, r.players])
     return out.getvalue()
 
 
@@ -80,3 +123,14 @@ def game_gcg(game: Game) -> str:
         lines.append(f">{GCG_NICK}: {round_.rack} {coordinate} {word} +{score} {total}")
         lines.append(f"#note round {round_.number}, draw {round_.draw_record}")
     return "\n".join(lines) + "\n"
+
+
+def game_draws(game: Game) -> str:
+    """The draw of every closed round, one a line (docs/rules.md §6.18), after a comment naming the game."""
+    closed = [r for r in game.rounds if r.status == "closed"]
+    origin = "imposed draws" if game.imposed_draws is not None else "drawn from its seed"
+    header = [
+        f"Tirage duplicate game {game.id} ({game.rules}, {origin}): the draw of each round, one a line",
+        f"{len(closed)} rounds; a rejected rack is written first, with a -",
+    ]
+    return round_list((r.draw_record for r in closed), header)

@@ -40,6 +40,27 @@ class SeedDigits(TypeDecorator[int]):
         return None if value is None else int(value)
 
 
+class Competition(Model):
+    """A simultaneous game (rooms playing the same draw, one ranking) or a tournament (games, one ranking),
+    docs/rules.md §6.22–6.23. Its ``code`` lets other directors open a room in a simultaneous game."""
+
+    __tablename__ = "competition"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # simultaneous, tournament
+    name: Mapped[str] = mapped_column(String(80))
+    director_id: Mapped[int] = mapped_column(ForeignKey("director.id"))
+    # A simultaneous game's settings as a new game takes them (the draws' list included): every room's own.
+    settings: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    games: Mapped[list[Game]] = relationship(order_by="Game.created_at")
+
+
+register_code_column(Competition.code)
+
+
 class Game(Model):
     """One duplicate game and its settings (trainer.duplicate.settings, docs/rules.md §6.14)."""
 
@@ -60,7 +81,13 @@ class Game(Model):
     solo_bonus: Mapped[int] = mapped_column(default=10)
     solo_min_players: Mapped[int] = mapped_column(default=16)
     seed: Mapped[int] = mapped_column(SeedDigits, index=True)  # index: the games that share a draw
+    # The list of draws the game plays instead of drawing from its seed (docs/rules.md §6.18): each round's draw
+    # as §6.3 writes it, one a line (trainer.duplicate.imposed). None: the seed draws the racks.
+    imposed_draws: Mapped[str | None] = mapped_column(Text, default=None)
     max_rounds: Mapped[int | None] = mapped_column(default=None)
+    # What warnings cost (docs/rules.md §6.19): the federation's 5 points from the fourth on.
+    warning_penalty: Mapped[int] = mapped_column(default=5, server_default="5")
+    warnings_before_penalty: Mapped[int] = mapped_column(default=3, server_default="3")
     # The federation's first-move rules (docs/rules.md §6.7, §6.9): on for a new game; games made before
     # they existed keep the rules they were played with (the migration's default).
     first_play_across: Mapped[bool] = mapped_column(default=True, server_default=false())
@@ -69,6 +96,8 @@ class Game(Model):
     thirty_seconds_cue: Mapped[bool] = mapped_column(default=False, server_default=false())
     end_beeps: Mapped[bool] = mapped_column(default=False, server_default=false())
     spoken_announcements: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # A room of a simultaneous game, or a game of a tournament (trainer.games.competitions); its number there.
+    competition_id: Mapped[int | None] = mapped_column(ForeignKey("competition.id"), default=None, index=True)
     locked: Mapped[bool] = mapped_column(default=False)  # the director closed the room to new players
     status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby playing paused revealing finished
     round_number: Mapped[int] = mapped_column(default=0)
@@ -91,6 +120,7 @@ class Player(Model):
     __table_args__ = (
         UniqueConstraint("game_id", "name"),
         Index("ix_player_game_id_name_key", "game_id", "name_key", unique=True),  # no second "Zoe" (core.names)
+        Index("ix_player_game_id_table_number", "game_id", "table_number", unique=True),  # one player a table
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -102,6 +132,10 @@ class Player(Model):
     # A one-time code the director gives a player whose phone died (service.offer_rejoin), hashed like tokens.
     rejoin_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True, unique=True)
     rejoin_expires_at: Mapped[datetime | None] = mapped_column(default=None)
+    # A player without a phone (docs/rules.md §6.21): the arbiters enter their paper bulletins; nobody holds
+    # their token. Their numbered place in the room, for the bulletins and the sheets (any player may have one).
+    paper: Mapped[bool] = mapped_column(default=False, server_default=false())
+    table_number: Mapped[int | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -146,6 +180,10 @@ class Submission(Model):
     move: Mapped[str] = mapped_column(String(40))
     score_as_placed: Mapped[int]
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # A paper bulletin: who typed it in; ``declared``: entered after the deadline on the arbiter's word that the
+    # slip was handed in before it (docs/rules.md §6.21).
+    entered_by: Mapped[str | None] = mapped_column(String(80), default=None)
+    declared: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Result(Model):
@@ -173,6 +211,24 @@ class Correction(Model):
     round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
     score: Mapped[int]
+    reason: Mapped[str] = mapped_column(Text)
+    author: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Ruling(Model):
+    """An arbiter's ruling on a player's round: a warning, a penalty, a solo granted or withdrawn
+    (trainer.duplicate.results.RulingKind), or the cancellation of an earlier ruling (``kind`` "cancel",
+    ``cancels`` its id). Append-only like corrections: a mistaken ruling is cancelled, never erased."""
+
+    __tablename__ = "ruling"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    points: Mapped[int] = mapped_column(default=0)  # a penalty's points
+    cancels: Mapped[int | None] = mapped_column(ForeignKey("ruling.id"), default=None)
     reason: Mapped[str] = mapped_column(Text)
     author: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

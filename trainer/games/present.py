@@ -16,6 +16,7 @@ from ..core.clock import iso
 from ..core.database import db
 from ..duplicate import settings as declared
 from ..duplicate.results import GameResults, PlayerRound, RoundResult, Standing
+from ..duplicate.results import Ruling as RulingRecord
 from . import service
 from .cache import cached
 from .models import Event, Game, Player, Result, Round
@@ -29,8 +30,15 @@ def settings(game: Game, with_seed: bool) -> dict[str, Any]:
 
 
 def created(game: Game) -> dict[str, Any]:
-    """The answer to the director who created the game: its id, join code and settings."""
-    return {"id": game.id, "join_code": game.join_code, "status": game.status, **settings(game, with_seed=True)}
+    """The answer to the director who created the game: its id, join code and settings, and its imposed draws as
+    the game keeps them (docs/rules.md §6.18; null when the seed draws the racks)."""
+    return {
+        "id": game.id,
+        "join_code": game.join_code,
+        "status": game.status,
+        **settings(game, with_seed=True),
+        "draws": game.imposed_draws,
+    }
 
 
 def state(game: Game, for_director: bool) -> dict[str, Any]:
@@ -54,6 +62,7 @@ def state(game: Game, for_director: bool) -> dict[str, Any]:
         "next_round_at": iso(game.next_round_at),
         "end_reason": game.end_reason,
         "locked": game.locked,
+        "imposed_draws": game.imposed_draws is not None,
         "settings": settings(game, with_seed=for_director),
     }
     if for_director:
@@ -83,7 +92,16 @@ def _player_round(p: PlayerRound, player_id: int | None, row: Result | None) -> 
         "rank": p.rank,
         "of": p.of,
         "corrections": [{"score": c.score, "reason": c.reason, "author": c.author} for c in p.corrections],
+        "rulings": [ruling(r) for r in p.rulings],
+        "warnings": p.warnings,
+        "penalty": p.penalty,
+        "total": p.total,
     }
+
+
+def ruling(r: RulingRecord) -> dict[str, Any]:
+    """A warning (``points``: what it cost), penalty or solo granted or withdrawn, as the API and pages give it."""
+    return {"id": r.ruling_id, "kind": r.kind.value, "points": r.points, "reason": r.reason, "author": r.author}
 
 
 def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, Any]:
@@ -201,6 +219,8 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
                 "percentage": float(s.percentage),
                 "tops": s.tops,
                 "solos": s.solos,
+                "warnings": s.warnings,
+                "penalty": s.penalty,
                 "rounds": list(s.round_totals),
             }
             for s in results.standings
@@ -211,7 +231,7 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
 PRIVATE_EVENTS = {"submission", "joined", "rejoined"}  # their author is a player's name: never streamed
 # What a removed player handed in stays in the log (the game's record) but is never streamed: a play of the
 # round in progress would be everyone's before the close.
-RECORD_ONLY = {"removed": ("plays", "corrections")}
+RECORD_ONLY = {"removed": ("plays", "corrections", "rulings")}
 
 
 def event(row: Event) -> dict[str, Any]:

@@ -34,13 +34,14 @@ from ..core.database import db, table_of
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..core.names import name_key, player_name
-from ..duplicate import rounds
+from ..duplicate import imposed, rounds
 from ..duplicate import settings as declared
 from ..duplicate.errors import RuleError
 from ..duplicate.mode import Mode
 from ..duplicate.modes import mode
 from ..duplicate.results import Correction as CorrectionRecord
-from ..duplicate.results import GameResults, RoundRecord, SoloRule
+from ..duplicate.results import GameResults, RoundRecord, RulingKind, SoloRule, WarningRule
+from ..duplicate.results import Ruling as RulingRecord
 from ..duplicate.results import Submission as SubmissionRecord
 from ..duplicate.rounds import (
     GameEnd,
@@ -58,7 +59,7 @@ from ..engine.errors import EngineError
 from ..engine.rules import Notation, ruleset
 from . import analyst, draws
 from .analyst import SetupSpec
-from .models import Correction, Event, Game, Player, Result, Round, Submission
+from .models import Competition, Correction, Event, Game, Player, Result, Round, Ruling, Submission
 
 # Called as planner(kind, game_id, round_number, when) after a transition sets a new deadline, so
 # an in-process scheduler can fire on time; the scheduler's sweep catches anything it misses.
@@ -66,6 +67,7 @@ OPENING_ATTEMPTS = 3  # a round's opening worked out again when the director cho
 
 Planner = Callable[[str, int, int, datetime], None]
 PLANNER_KEY = "tirage.planner"
+CANCEL = "cancel"  # the kind of a Ruling row that cancels an earlier one
 # Key in Session.info: games whose events this transaction wrote with plain INSERTs (trainer.games.notify
 # wakes their event streams after the commit; events added as objects are noticed by themselves).
 EVENTS_WRITTEN_KEY = "tirage.event_games"
@@ -123,6 +125,7 @@ def spec_of(game: Game) -> SetupSpec:
         game.mode,
         game.first_play_across,
         game.first_play_best_placement,
+        game.imposed_draws,
     )
 
 
@@ -159,19 +162,47 @@ def board_rows(game: Game, cells: str | None = None) -> list[str]:
 
 
 def create_game(director: Director, data: object) -> Game:
+    """A new game in its lobby, with the settings of ``data`` and, in its ``draws`` field, the list of draws it plays
+    instead of drawing from its seed (docs/rules.md §6.18), checked before it is stored."""
     settings = game_settings(data)
     rules = ruleset(settings["rules"])
-    game = Game(join_code=new_join_code(), director_id=director.id, board="".join(Board.empty(rules).cells), **settings)
+    assert isinstance(data, dict)  # game_settings refuses anything else
+    listed: imposed.ImposedDraws | None = _rule(
+        lambda: imposed.requested(data, rules, declared.draw_rule(settings[declared.DRAW_RULE]))
+    )
+    game = Game(
+        join_code=new_join_code(),
+        director_id=director.id,
+        board="".join(Board.empty(rules).cells),
+        imposed_draws=listed.text if listed is not None else None,
+        **settings,
+    )
     db.session.add(game)
     try:
         db.session.flush()
     except IntegrityError:  # the same code drawn by another room a moment ago
         db.session.rollback()
         raise Refused("no_code", "no free join code: try again") from None
-    log(game.id, "created", {"settings": declared.shown(settings, private=True)}, director.username)
+    created: dict[str, Any] = {"settings": declared.shown(settings, private=True)}
+    if listed is not None:  # how many rounds, not the draws: the log is streamed to the room
+        created["imposed_draws"] = len(listed)
+    log(game.id, "created", created, director.username)
     draws.announce_shared_draw(game, director.username)
     db.session.commit()
     return game
+
+
+def imposed_reliquat_differs(game: Game, round_: Round) -> tuple[str, str] | None:
+    """In a game with imposed draws, when the top placed in ``round_`` leaves other tiles than the list keeps for
+    the next round: (what the top leaves, what the list keeps). The next round plays the list's rack all the same
+    (docs/rules.md §6.18); the director may place another top that leaves the list's reliquat."""
+    if game.imposed_draws is None or round_.placed_move is None:
+        return None
+    setup = setup_of(game)
+    assert setup.imposed is not None
+    kept = setup.imposed.published_reliquat(round_.number)
+    _board, left = rounds.place(setup, round_.board_before, round_.placed_move, round_.rack)
+    return None if kept is None or left == kept else (left, kept)
 
 
 def join_game(code: object, name: object) -> tuple[Player, str]:
@@ -188,7 +219,7 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
     if game.locked:
         raise Refused("room_locked", "the director has closed this game to new players: ask them to open it")
     key = name_key(name)
-    _check_name_free(game, name, key)
+    check_name_free(game, name, key)
     token = new_token()
     player = Player(game_id=game.id, name=name, name_key=key, token_hash=hash_token(token))
     db.session.add(player)
@@ -202,7 +233,7 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
     return player, token
 
 
-def _check_name_free(game: Game, name: str, key: str, besides: int | None = None) -> None:
+def check_name_free(game: Game, name: str, key: str, besides: int | None = None) -> None:
     """Refused (``name_taken``, naming the player who has it) when a player of ``game`` other than ``besides``
     has a name that reads the same: the same but for case, accents or look-alike letters (core.names)."""
     query = select(Player.name).where(Player.game_id == game.id, Player.name_key == key)
@@ -237,7 +268,7 @@ def rename_player(game: Game, player_id: object, name: object, author: str) -> P
     player = _player_of(game, player_id)
     new_name = player_name(name)
     key = name_key(new_name)
-    _check_name_free(game, new_name, key, besides=player.id)
+    check_name_free(game, new_name, key, besides=player.id)
     old = player.name
     player.name, player.name_key = new_name, key
     log(game.id, "renamed", {"player": player.id, "from": old, "to": new_name}, author)
@@ -268,10 +299,14 @@ def remove_player(game: Game, player_id: object, author: str) -> None:
             select(Correction).where(Correction.player_id == player.id).order_by(Correction.id)
         ).scalars()
     ]
-    for model in (Correction, Result, Submission):
+    rulings = [
+        {"round": numbers.get(r.round_id), "kind": r.kind, "points": r.points, "reason": r.reason, "author": r.author}
+        for r in db.session.execute(select(Ruling).where(Ruling.player_id == player.id).order_by(Ruling.id)).scalars()
+    ]
+    for model in (Correction, Ruling, Result, Submission):
         db.session.execute(delete(model).where(model.player_id == player.id))
     db.session.delete(player)
-    record = {"player": player.id, "name": player.name, "plays": plays, "corrections": corrections}
+    record = {"player": player.id, "name": player.name, "plays": plays, "corrections": corrections, "rulings": rulings}
     log(game.id, "removed", {**record, "players": player_count(game)}, author)
     db.session.commit()
 
@@ -444,6 +479,7 @@ class PendingPlay:
     move: str
     score_as_placed: int
     received_at: datetime
+    entered_by: str | None = None  # a paper bulletin: the arbiter who typed it in (trainer.games.bulletins)
 
 
 def round_playing(game: Game, number: int) -> RoundPlaying:
@@ -539,6 +575,7 @@ def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | Refused]:
                     "move": play.move,
                     "score_as_placed": play.score_as_placed,
                     "received_at": play.received_at,
+                    "entered_by": play.entered_by,
                 }
             )
             events.append(
@@ -798,7 +835,10 @@ def extend(game: Game, seconds: object, author: str, now: datetime | None = None
 
 
 def choose_top(game: Game, number: int, move: object, author: str) -> None:
-    """Place another of the round's tops instead (until the next round starts)."""
+    """Place another of the round's tops instead (until the next round starts); not in a room of a simultaneous
+    game, whose rooms must keep the same board (docs/rules.md §6.22)."""
+    if in_simultaneous(game):
+        raise Refused("fixed_top", "in a simultaneous game every room places the same top: another cannot be placed")
     round_ = current_round(game)
     tops = list(round_.tops or []) if round_ is not None else []
     chosen: str = _rule(lambda: rounds.choose_top(state_of(game, round_), number, move, tops))
@@ -809,29 +849,108 @@ def choose_top(game: Game, number: int, move: object, author: str) -> None:
     db.session.commit()
 
 
-def correct(game: Game, number: int, player_id: object, score: object, reason: object, author: str) -> None:
-    """A director's correction of a player's round score; kept beside the original, never over it."""
+def in_simultaneous(game: Game) -> bool:
+    if game.competition_id is None:
+        return False
+    competition = db.session.get(Competition, game.competition_id)
+    return competition is not None and competition.kind == "simultaneous"
+
+
+def _closed_round(game: Game, number: int) -> Round:
     round_ = db.session.execute(
         select(Round).where(Round.game_id == game.id, Round.number == number)
     ).scalar_one_or_none()
     if round_ is None or round_.status != RoundStatus.CLOSED:
         raise Refused("round_not_closed", f"round {number} is not closed", round=number)
+    return round_
+
+
+def _arbitrated_player(game: Game, player_id: object) -> Player:
     # Not a bool, and within an INTEGER column: a larger id would overflow in the query (a 500), not miss.
     known = isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < 2**31
     player = db.session.get(Player, player_id) if known else None
     if player is None or player.game_id != game.id:
         raise Refused("unknown_player", "'player_id' is not a player of this game")
+    return player
+
+
+def correct(game: Game, number: int, player_id: object, score: object, reason: object, author: str) -> None:
+    """A director's correction of a player's round score; kept beside the original, never over it."""
+    round_ = _closed_round(game, number)
+    player = _arbitrated_player(game, player_id)
     corrected, why = _rule(lambda: rounds.correction(score, reason))
     db.session.add(Correction(round_id=round_.id, player_id=player.id, score=corrected, reason=why, author=author))
     log(game.id, "corrected", {"round": number, "player": player.name, "score": corrected, "reason": why}, author)
     db.session.commit()
 
 
+def give_ruling(
+    game: Game, number: int, player_id: object, kind: object, points: object, reason: object, author: str
+) -> Ruling:
+    """The arbiter's warning, penalty, or solo granted or withdrawn, on a player's closed round (docs/rules.md
+    §6.19); logged, with its reason and author, and kept beside the round's results."""
+    round_ = _closed_round(game, number)
+    player = _arbitrated_player(game, player_id)
+    checked, taken, why = _rule(lambda: rounds.ruling(kind, points, reason))
+    row = Ruling(round_id=round_.id, player_id=player.id, kind=checked.value, points=taken, reason=why, author=author)
+    db.session.add(row)
+    db.session.flush()
+    data = {"ruling": row.id, "round": number, "player": player.name, "kind": checked.value, "reason": why}
+    log(game.id, "ruled", {**data, "points": taken} if taken else data, author)
+    db.session.commit()
+    return row
+
+
+def cancel_ruling(game: Game, ruling_id: object, reason: object, author: str) -> None:
+    """Cancel a ruling given by mistake: a new row says so, the ruling itself stays in the record."""
+    known = isinstance(ruling_id, int) and not isinstance(ruling_id, bool) and 0 < ruling_id < 2**31
+    row = db.session.get(Ruling, ruling_id) if known else None
+    round_ = db.session.get(Round, row.round_id) if row is not None else None
+    if row is None or round_ is None or round_.game_id != game.id or row.kind == CANCEL:
+        raise Refused("unknown_ruling", f"game {game.id} has no ruling {ruling_id!r}")
+    if ruling_id in cancelled_rulings(game):
+        raise Refused("ruling_cancelled", f"ruling {ruling_id} is already cancelled")
+    if not isinstance(reason, str) or not reason.strip():
+        raise Refused("ruling_reason_missing", "'reason' is required: say why")
+    why = reason.strip()
+    db.session.add(
+        Ruling(round_id=row.round_id, player_id=row.player_id, kind=CANCEL, cancels=row.id, reason=why, author=author)
+    )
+    player = db.session.get(Player, row.player_id)
+    data = {"ruling": row.id, "round": round_.number, "player": player.name if player else "", "reason": why}
+    log(game.id, "ruling_cancelled", {**data, "kind": row.kind}, author)
+    db.session.commit()
+
+
+def _game_rulings(game: Game) -> list[Ruling]:
+    return list(
+        db.session.execute(
+            select(Ruling).join(Round, Round.id == Ruling.round_id).where(Round.game_id == game.id).order_by(Ruling.id)
+        ).scalars()
+    )
+
+
+def cancelled_rulings(game: Game) -> set[int]:
+    return {r.cancels for r in _game_rulings(game) if r.kind == CANCEL and r.cancels is not None}
+
+
 # --- results --------------------------------------------------------------------------------------
 
 
-def results(game: Game) -> GameResults:
-    """Every closed round's results and the standings, corrections applied, as the game's mode scores them."""
+@dataclass(frozen=True)
+class Scoring:
+    """What scoring a game's closed rounds takes, read from the database: the rounds, the players, the
+    corrections and the live rulings (trainer.games.competitions scores several games' together)."""
+
+    rounds: list[RoundRecord]
+    players: list[str]
+    corrections: list[CorrectionRecord]
+    rulings: list[RulingRecord]
+    solo_rule: SoloRule
+    warning_rule: WarningRule
+
+
+def scoring(game: Game) -> Scoring:
     names = {p.id: p.name for p in game.players}
     records: list[RoundRecord] = []
     corrections: list[CorrectionRecord] = []
@@ -846,8 +965,36 @@ def results(game: Game) -> GameResults:
             select(Correction).where(Correction.round_id == round_.id).order_by(Correction.id)
         ).scalars():
             corrections.append(CorrectionRecord(names[c.player_id], round_.number, c.score, c.reason, c.author))
-    return mode_of(game).score(
-        records, list(names.values()), corrections, SoloRule(game.solo_bonus, game.solo_min_players)
+    numbers = {r.id: r.number for r in game.rounds if r.status == RoundStatus.CLOSED}
+    given = _game_rulings(game)
+    cancelled = {r.cancels for r in given if r.kind == CANCEL}
+    rulings = [
+        RulingRecord(names[r.player_id], numbers[r.round_id], RulingKind(r.kind), r.reason, r.author, r.points, r.id)
+        for r in given
+        if r.kind != CANCEL and r.id not in cancelled and r.round_id in numbers
+    ]
+    return Scoring(
+        records,
+        list(names.values()),
+        corrections,
+        rulings,
+        SoloRule(game.solo_bonus, game.solo_min_players),
+        WarningRule(game.warning_penalty, game.warnings_before_penalty),
+    )
+
+
+def results(game: Game) -> GameResults:
+    """Every closed round's results and the standings, corrections and rulings applied, as the game's mode scores
+    them."""
+    read = scoring(game)
+    mode_ = mode_of(game)
+    return mode_.score(
+        read.rounds,
+        read.players,
+        read.corrections,
+        read.solo_rule,
+        rulings=read.rulings,
+        warning_rule=read.warning_rule,
     )
 
 

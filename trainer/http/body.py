@@ -24,6 +24,7 @@ MAX_BODY = 64 * 1024  # the JSON API: settings, a play, a correction are a few h
 MAX_FORM = 256 * 1024  # a page's form (a word wall's pasted words are the largest, 20,000 characters)
 MAX_UPLOAD = 50 * 1024 * 1024  # a file a learner brings (a Zyzzyva cardbox or a word list)
 UPLOAD_PATHS = frozenset({"/study/decks/import"})  # the forms that take a file
+SMALL_FILE_PATHS = frozenset({"/director/games/new"})  # forms that take a small file within a form's limit (draws)
 LARGE_FORM_PATHS = {"/study/decks/new": 8 * 1024 * 1024}  # a deck's pasted list: up to 2,000,000 characters
 BODY_SECONDS = 20.0  # for a body to arrive whole (an upload: UPLOAD_SECONDS)
 UPLOAD_SECONDS = 300.0
@@ -65,7 +66,8 @@ def _limit_body() -> None:
     request.max_content_length = body_limit(request.path)
     # The pages' scripts post their forms as multipart (FormData): fine within a form's limit, which keeps it
     # in memory. A file, though, is taken only where a form asks for one.
-    if not api and request.mimetype.startswith("multipart/") and request.path not in UPLOAD_PATHS and request.files:
+    takes_files = request.path in UPLOAD_PATHS or request.path in SMALL_FILE_PATHS
+    if not api and request.mimetype.startswith("multipart/") and not takes_files and request.files:
         abort(415)
     if not api and request.method == "POST" and any("\x00" in value for value in request.form.values()):
         raise UnstorableText()

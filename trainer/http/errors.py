@@ -31,14 +31,18 @@ _BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "b
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
                  "wrong_credentials")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
+              "assistant_cannot_direct",
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
-_NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card")
+_NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card",
+              "unknown_ruling", "unknown_table", "unknown_bulletin_player", "unknown_competition")  # fmt: skip
 _CONFLICT = (
     # a room's state does not allow it now
     "already_started", "game_finished", "round_closed", "round_not_closed", "not_running", "not_paused",
     "just_closed", "not_revealing", "wall_started", "wall_not_started", "wall_over",
     # taken already
-    "name_taken", "learner_taken", "director_taken", "already_found", "found_by_you",
+    "name_taken", "learner_taken", "director_taken", "already_found", "found_by_you", "ruling_cancelled",
+    "table_taken", "bulletin_late", "no_round_for_bulletin", "fixed_top", "already_in_competition",
+    "not_simultaneous", "not_tournament", "rooms_differ",
     # nothing to take back
     "nothing_to_grade", "nothing_to_undo",
     # a learner's quota is full

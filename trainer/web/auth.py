@@ -123,7 +123,23 @@ def directs(game: Game) -> bool:
 
 
 def director_required(view: F) -> F:
-    """Like Flask-Login's ``login_required``, for director pages."""
+    """Like Flask-Login's ``login_required``, for director pages. An assistant arbiter goes to their own page
+    instead: they only enter bulletins."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        director = logged_in_director()
+        if director is None:
+            return login_manager.unauthorized()
+        if director.is_assistant:
+            return redirect(url_for("bulletins.home"), code=303)
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def arbiter_required(view: F) -> F:
+    """Pages for a director and their assistant arbiters (the paper bulletins)."""
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -132,6 +148,18 @@ def director_required(view: F) -> F:
         return view(*args, **kwargs)
 
     return cast(F, wrapper)
+
+
+def game_of_arbiter(game_id: int) -> Game:
+    """Game ``game_id`` if the logged-in director runs it or assists its director: 404 when there is none, 403
+    when it is someone else's."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(make_response(render_template("game_missing.html", game_id=game_id), 404))
+    director = logged_in_director()
+    if director is None or not director.arbitrates(game.director_id):
+        abort(403)
+    return game
 
 
 def game_of_director(game_id: int) -> Game:

@@ -27,10 +27,22 @@ from ..http.ids import posted_number
 from ..http.ratelimit import limited, refused_guess
 from .auth import director_required, game_of_director, log_in, log_out, logged_in_director
 from .common import action_done, join_link, public_link, qr_code, qr_inline, safe_next
-from .forms import ActionForm, CorrectionForm, ExtendForm, GameForm, LoginForm, TopForm
-from .messages import game_message
+from .forms import (
+    RULING_KINDS,
+    ActionForm,
+    CancelRulingForm,
+    CorrectionForm,
+    ExtendForm,
+    Form,
+    GameForm,
+    LoginForm,
+    RulingForm,
+    TopForm,
+)
+from .messages import draws_problems, game_message
 
 bp = Blueprint("director", __name__, url_prefix="/director")
+DRAWS_REFUSALS = ("seed_and_draws", "draws_twice", "draws_file_too_big")  # said under the imposed draws' field
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -84,9 +96,14 @@ def new_game() -> ResponseReturnValue:
     form.fill_choices(lexicon_store().catalogue())
     if form.validate_on_submit():
         try:
-            game = service.create_game(director, form.settings())
+            game = service.create_game(director, form.settings_and_draws())
         except Refused as error:
-            flash(game_message(error), "error")
+            if error.code == "bad_draws":  # each line's problem under the list, where it can be fixed
+                form.draws.errors = draws_problems(error.params)
+            elif error.code in DRAWS_REFUSALS:
+                form.draws.errors = [game_message(error)]
+            else:
+                flash(game_message(error), "error")
         else:
             return redirect(url_for("director.console", game_id=game.id), code=303)
     status = 400 if request.method == "POST" else 200
@@ -102,9 +119,11 @@ def _console_context(game: Game) -> dict[str, object]:
         "extend_form": ExtendForm(),
         "top_form": TopForm(),
         "correction_form": CorrectionForm(),
+        "ruling_kinds": RULING_KINDS,
         "join_url": join_link(game.join_code),
         "round_results": _round_results(game, view.reveal.number if view.reveal else None),
         "closed_rounds": _closed_rounds(game),
+        "imposed_differs": service.imposed_reliquat_differs(game, view.round) if view.reveal and view.round else None,
     }
 
 
@@ -253,6 +272,7 @@ def round_page(game_id: int, number: int) -> ResponseReturnValue:
         round=round_,
         round_results=_round_results(game, number),
         closed_rounds=_closed_rounds(game),
+        ruling_kinds=RULING_KINDS,
     )
 
 
@@ -295,15 +315,10 @@ def choose_top(game_id: int, number: int) -> ResponseReturnValue:
 @director_required
 def correct(game_id: int, number: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
-    if request.form.get("back") == "round":
-        back = url_for("director.round_page", game_id=game.id, number=number) + "#results"
-    else:
-        back = url_for("director.console", game_id=game.id) + "#results"
+    back = _back_to_results(game, number)
     form = CorrectionForm()
     if not form.validate_on_submit():
-        for errors in form.errors.values():
-            for message in errors:
-                flash(str(message), "error")
+        _flash_form_errors(form)
         return redirect(back, code=303)
     director = logged_in_director()
     assert director is not None
@@ -313,6 +328,58 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     except Refused as error:
         return action_done(back, error)
     flash(_("The score is corrected."), "success")
+    return action_done(back)
+
+
+def _back_to_results(game: Game, number: int | None) -> str:
+    if request.form.get("back") == "round" and number is not None:
+        return url_for("director.round_page", game_id=game.id, number=number) + "#results"
+    return url_for("director.console", game_id=game.id) + "#results"
+
+
+def _flash_form_errors(form: Form) -> None:
+    for errors in form.errors.values():
+        for message in errors:
+            flash(str(message), "error")
+
+
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/rulings")
+@director_required
+def give_ruling(game_id: int, number: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    back = _back_to_results(game, number)
+    form = RulingForm()
+    if not form.validate_on_submit():
+        _flash_form_errors(form)
+        return redirect(back, code=303)
+    director = logged_in_director()
+    assert director is not None
+    points = form.points.data if form.kind.data == "penalty" else None
+    player_id = posted_number(form.player_id.data)
+    try:
+        service.give_ruling(game, number, player_id, form.kind.data, points, form.reason.data, director.username)
+    except Refused as error:
+        return action_done(back, error)
+    flash(_("The ruling is recorded."), "success")
+    return action_done(back)
+
+
+@bp.post("/games/<game_id:game_id>/rulings/<id:ruling_id>/cancel")
+@director_required
+def cancel_ruling(game_id: int, ruling_id: int) -> ResponseReturnValue:
+    game = game_of_director(game_id)
+    back = _back_to_results(game, posted_number(request.form.get("number")))
+    form = CancelRulingForm()
+    if not form.validate_on_submit():
+        _flash_form_errors(form)
+        return redirect(back, code=303)
+    director = logged_in_director()
+    assert director is not None
+    try:
+        service.cancel_ruling(game, ruling_id, form.reason.data, director.username)
+    except Refused as error:
+        return action_done(back, error)
+    flash(_("The ruling is cancelled."), "success")
     return action_done(back)
 
 
@@ -326,4 +393,14 @@ def download(game_id: int, kind: str) -> ResponseReturnValue:
         text, content_type = export.game_gcg(game), "application/x-gcg; charset=utf-8"
     response = Response(text, content_type=content_type)
     response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}.{kind}"'
+    return response
+
+
+@bp.get("/games/<game_id:game_id>/draws.txt")
+@director_required
+def download_draws(game_id: int) -> ResponseReturnValue:
+    """The closed rounds' draws, one a line: pasted in a new game's form, they give the same racks (§6.18)."""
+    game = game_of_director(game_id)
+    response = Response(export.game_draws(game), content_type="text/plain; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}-draws.txt"'
     return response

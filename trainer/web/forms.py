@@ -8,6 +8,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from werkzeug.datastructures import FileStorage
 from wtforms import (
     BooleanField,
     DecimalField,
@@ -23,7 +24,9 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ..core.accounts import MIN_PASSWORD
 from ..core.codes import JOIN_CODE_LENGTH
+from ..core.errors import Refused
 from ..core.names import MAX_NAME
+from ..duplicate.imposed import DRAWS, MAX_TEXT
 from ..duplicate.modes import MODES
 from ..duplicate.settings import SECTIONS, SETTINGS, Setting
 from ..engine.rules import ruleset, ruleset_codes
@@ -95,6 +98,7 @@ class PlayForm(Form):
     move = StringField(_l("Your play"), validators=[DataRequired(_l("Write your play first."))])
 
 
+MAX_DRAWS_FILE = 4 * MAX_TEXT  # bytes: the longest list of draws, were every character four bytes of UTF-8
 NOTATION_DEFAULT = "default"  # the notation field's "the ruleset's own"
 LEXICON_DEFAULT = ""  # the lexicon field's "the ruleset's own"
 
@@ -124,7 +128,22 @@ def _setting_field(setting: Setting) -> Field:
 
 class _GameSettingsForm(Form):
     """Every setting of a game, with the defaults of the French federation's practice; its fields are made from
-    the settings' declaration (:data:`GameForm`)."""
+    the settings' declaration (:data:`GameForm`). Then the imposed draws, pasted or as a file (docs/rules.md §6.18),
+    which the game service checks against the settings."""
+
+    draws = TextAreaField(
+        _l("List of draws (optional)"),
+        validators=[Optional(), Length(max=MAX_TEXT)],
+        description=_l(
+            "To play a federation simultaneous or a published game: one round a line, written RELIQUAT+NEW"
+            " (ER+AEINT), a rejected rack first with a - (-EEIO+AAB AEILRRR). Leave the seed empty."
+        ),
+        render_kw={"rows": 8, "spellcheck": "false", "autocapitalize": "characters"},
+    )
+    draws_file = FileField(
+        _l("Or a file of draws"),
+        description=_l("A text file written the same way, such as a game's round list downloaded from Tirage."),
+    )
 
     def fill_choices(self, lexicons: dict[str, dict[str, str]]) -> None:
         self._select("rules").choices = [(code, ruleset(code).name) for code in ruleset_codes()]
@@ -162,6 +181,27 @@ class _GameSettingsForm(Form):
                 settings.setdefault(setting.group, {})[setting.name] = value
         return settings
 
+    def imposed_draws(self) -> str:
+        """The draws pasted, or the file's text; empty when neither is given. A file larger than any list of draws
+        is refused (``draws_file_too_big``), and so are both at once (``draws_twice``)."""
+        pasted = (self.draws.data or "").strip()
+        upload: FileStorage | None = self.draws_file.data or None
+        if upload is None or not upload.filename:
+            return pasted
+        data: bytes = upload.read(MAX_DRAWS_FILE + 1)
+        if len(data) > MAX_DRAWS_FILE:
+            raise Refused("draws_file_too_big", f"the file is larger than {MAX_DRAWS_FILE // 1000} kB", size=MAX_TEXT)
+        if pasted:
+            raise Refused("draws_twice", "paste the draws or choose a file, not both")
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:  # a list saved by an old Windows editor: its letters are ASCII anyway
+            return data.decode("latin-1")
+
+    def settings_and_draws(self) -> dict[str, Any]:
+        """What the game service takes to create the game: the settings, and the imposed draws under ``draws``."""
+        return {**self.settings(), DRAWS: self.imposed_draws()}
+
 
 GameForm = type("GameForm", (_GameSettingsForm,), {setting.name: _setting_field(setting) for setting in SETTINGS})
 
@@ -179,6 +219,57 @@ class CorrectionForm(Form):
     score = _int(_l("Corrected score"), None, 0, 10_000, "")
     reason = StringField(
         _l("Reason"), validators=[DataRequired(_l("Say why the score is corrected.")), Length(max=200)]
+    )
+
+
+RULING_KINDS = (
+    ("warning", _l("Warning")),
+    ("penalty", _l("Penalty (points)")),
+    ("solo_granted", _l("Grant a solo")),
+    ("solo_withdrawn", _l("Withdraw the solo")),
+)
+
+
+class RulingForm(Form):
+    """A warning, a penalty, a solo granted or withdrawn for a player's closed round (docs/rules.md §6.19)."""
+
+    player_id = HiddenField(validators=[DataRequired()])
+    kind = SelectField(_l("Ruling"), choices=RULING_KINDS)
+    points = IntegerField(
+        _l("Penalty points"),
+        validators=[Optional(), NumberRange(1, 1000, _l("A penalty is from 1 to 1000 points."))],
+    )
+    reason = StringField(_l("Reason"), validators=[DataRequired(_l("Say why.")), Length(max=200)])
+
+
+class CancelRulingForm(Form):
+    reason = StringField(_l("Reason"), validators=[DataRequired(_l("Say why.")), Length(max=200)])
+
+
+class BulletinForm(Form):
+    """A paper bulletin typed in by an arbiter: whose (table number or name), the play, and for a slip typed in
+    after the close, the arbiter's word that it was handed in on time (docs/rules.md §6.21)."""
+
+    who = StringField(_l("Table or name"), validators=[DataRequired(_l("Say whose bulletin it is.")), Length(max=40)])
+    move = StringField(_l("Play"), validators=[DataRequired(_l("Write the play.")), Length(max=40)])
+    declared = BooleanField(_l("Handed in before the deadline (the round is closed)"))
+
+
+class PaperPlayerForm(Form):
+    name = StringField(_l("Name"), validators=[DataRequired(_l("Enter the player's name.")), Length(max=40)])
+    table = IntegerField(
+        _l("Table"),
+        validators=[Optional(), NumberRange(1, 9999, _l("A table number is from 1 to 9999."))],
+        description=_l("Leave empty for the next free number."),
+    )
+
+
+class AssistantForm(Form):
+    username = StringField(_l("Assistant's name"), validators=[DataRequired(_l("Enter a name.")), Length(max=80)])
+    password = PasswordField(
+        _l("Password"),
+        validators=[DataRequired(_l("Enter a password."))],
+        description=_l("At least %(n)s characters.", n=MIN_PASSWORD),
     )
 
 

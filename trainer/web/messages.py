@@ -113,6 +113,33 @@ def _game_messages() -> dict[str, Say]:
         "unknown_player": lambda p: _("This player is not in the game."),
         "bad_score": lambda p: _("The score must be a whole number from 0 to 10000."),
         "reason_missing": lambda p: _("Say why the score is corrected."),
+        "bad_table": lambda p: _("A table number is from 1 to %(n)s.", n=p.get("n", 9999)),
+        "table_taken": lambda p: _("Table %(n)s has a player already.", n=p.get("table", "")),
+        "bulletin_player_missing": lambda p: _("Say whose bulletin it is: a table number or a name."),
+        "unknown_table": lambda p: _("No player is at table %(n)s.", n=p.get("table", "")),
+        "unknown_bulletin_player": lambda p: _("No player of this game is called %(name)s.", name=p.get("name", "")),
+        "bulletin_late": lambda p: _(
+            "Round %(round)s is closed. If the slip was handed in before the deadline, tick “Handed in before the"
+            " deadline” and enter it again.",
+            round=p.get("round", ""),
+        ),
+        "no_round_for_bulletin": lambda p: _("No round is being played or has just closed."),
+        "assistant_cannot_direct": lambda p: _("An assistant arbiter only enters paper bulletins."),
+        "bad_declared": lambda p: _("Say whether the slip was handed in before the deadline: true or false."),
+        "bad_competition_name": lambda p: _("The name must have 1 to %(n)s characters.", n=p.get("n", 80)),
+        "bad_competition_kind": lambda p: _("Choose a simultaneous game or a tournament."),
+        "unknown_competition": lambda p: _("No simultaneous game or tournament has this code."),
+        "not_simultaneous": lambda p: _("Rooms are opened in a simultaneous game, not in a tournament."),
+        "not_tournament": lambda p: _("Games are added to a tournament, not to a simultaneous game."),
+        "already_in_competition": lambda p: _("This game is already part of a simultaneous game or a tournament."),
+        "fixed_top": lambda p: _("In a simultaneous game every room places the same top: another cannot be placed."),
+        "rooms_differ": lambda p: _("The rooms did not play the same rounds: their scores cannot be ranked together."),
+        "bad_ruling": lambda p: _("Choose a warning, a penalty, or a solo to grant or withdraw."),
+        "bad_penalty": lambda p: _("A penalty is from 1 to 1000 points."),
+        "points_not_taken": lambda p: _("Only a penalty takes points: leave the points empty."),
+        "ruling_reason_missing": lambda p: _("Say why."),
+        "unknown_ruling": lambda p: _("This ruling is not in the game."),
+        "ruling_cancelled": lambda p: _("This ruling is already cancelled."),
         "bad_seconds": lambda p: _("The extra time must be from 1 to 3600 seconds."),
         "bad_setting": lambda p: _("The setting “%(setting)s” is not valid.", setting=p.get("setting", "")),
         "lexicon_rules": lambda p: _(
@@ -146,7 +173,113 @@ def _game_messages() -> dict[str, Say]:
             " rack. Leave it empty for a random one.",
             digits=p.get("digits", 20),
         ),
+        "bad_draws": lambda p: " ".join(draws_problems(p)),
+        "seed_and_draws": lambda p: _("A game with imposed draws draws nothing from a seed: leave the seed empty."),
+        "draws_twice": lambda p: _("Paste the draws or choose a file, not both."),
+        "draws_file_too_big": lambda p: _(
+            "This file is too large for a list of draws (at most %(size)s characters).", size=p.get("size", "")
+        ),
     }
+
+
+def _draws_messages() -> dict[str, Say]:
+    """What is wrong with a line of imposed draws (trainer.duplicate.imposed, docs/rules.md §6.18)."""
+    return {
+        "draws_too_long": lambda p: _("The list has more than %(size)s characters.", size=p.get("size", "")),
+        "draws_empty": lambda p: _("The list holds no draw: write one draw a line, like ER+AEINT."),
+        "draws_round_number": lambda p: _(
+            "the line says round %(given)s, but it is the draw of round %(round)s.",
+            given=p.get("given", ""),
+            round=p.get("round", ""),
+        ),
+        "draws_bad_token": lambda p: _(
+            "“%(text)s” is not a draw: write the reliquat, a +, then the new tiles, like ER+AEINT.",
+            text=p.get("text", ""),
+        ),
+        "draws_not_a_tile": lambda p: _(
+            "%(tile)s is not a tile of this game (letters, and ? for a blank).", tile=p.get("tile", "")
+        ),
+        "draws_rack_too_big": lambda p: _(
+            "%(rack)s has %(count)s tiles: a rack holds %(size)s.",
+            rack=p.get("rack", ""),
+            count=p.get("count", ""),
+            size=p.get("size", ""),
+        ),
+        "draws_ends_with_rejet": lambda p: _(
+            "the line ends with a rejected rack (%(rack)s): write the rack played instead after it, with a space"
+            " between.",
+            rack=p.get("rack", ""),
+        ),
+        "draws_not_rejected": lambda p: _(
+            "only a line's last rack is played: write the racks before it as rejets, with a - (%(rack)s).",
+            rack=p.get("rack", ""),
+        ),
+        "draws_reliquat_after_rejet": lambda p: _(
+            "after a rejet every tile is back in the bag: the next rack has no reliquat (%(rack)s).",
+            rack=p.get("rack", ""),
+        ),
+        "draws_first_reliquat": lambda p: _("the first round has no reliquat (%(kept)s+).", kept=p.get("kept", "")),
+        "draws_reliquat_not_kept": lambda p: _(
+            "the reliquat %(kept)s is not part of the last rack %(rack)s.",
+            kept=p.get("kept", ""),
+            rack=p.get("rack", ""),
+        ),
+        "draws_reliquat_too_big": lambda p: _(
+            "the reliquat %(kept)s keeps too much of the last rack %(rack)s: the top placed before it uses at least"
+            " %(placed)s of its tiles.",
+            kept=p.get("kept", ""),
+            rack=p.get("rack", ""),
+            placed=p.get("placed", 1),
+        ),
+        "draws_too_few_tiles": lambda p: _(
+            "the game is over before round %(round)s: fewer than 2 tiles are left.", round=p.get("round", "")
+        ),
+        "draws_unreachable": lambda p: _(
+            "the game is over before round %(round)s: no rack of the tiles left meets the draw rule (vowels ≥"
+            " %(vowels)s, consonants ≥ %(consonants)s).",
+            round=p.get("round", ""),
+            vowels=p.get("vowels", ""),
+            consonants=p.get("consonants", ""),
+        ),
+        "draws_not_in_bag": lambda p: _(
+            "%(rack)s takes tiles the bag no longer holds: %(tiles)s.", rack=p.get("rack", ""), tiles=p.get("tiles", "")
+        ),
+        "draws_short_rack": lambda p: _(
+            "%(rack)s has %(count)s tiles: the bag still holds enough for %(size)s.",
+            rack=p.get("rack", ""),
+            count=p.get("count", ""),
+            size=p.get("size", ""),
+        ),
+        "draws_needless_rejet": lambda p: _(
+            "%(rack)s meets the draw rule of round %(round)s (vowels ≥ %(vowels)s, consonants ≥ %(consonants)s):"
+            " it cannot be rejected.",
+            rack=p.get("rack", ""),
+            round=p.get("round", ""),
+            vowels=p.get("vowels", ""),
+            consonants=p.get("consonants", ""),
+        ),
+        "draws_requirement": lambda p: _(
+            "%(rack)s does not meet the draw rule of round %(round)s (vowels ≥ %(vowels)s, consonants ≥"
+            " %(consonants)s): write it as a rejet, -%(rack)s, then the rack drawn instead.",
+            rack=p.get("rack", ""),
+            round=p.get("round", ""),
+            vowels=p.get("vowels", ""),
+            consonants=p.get("consonants", ""),
+        ),
+    }
+
+
+def draws_problems(params: Mapping[str, Any]) -> list[str]:
+    """Each problem of a refused list of draws (a ``bad_draws`` refusal's ``problems``), in the reader's language,
+    its line named first."""
+    messages = _draws_messages()
+    said = []
+    for problem in params.get("problems") or []:
+        say = messages.get(str(problem.get("code")))
+        text = say(problem) if say is not None else _("This draw cannot be played.")
+        line = problem.get("line")
+        said.append(text if line is None else _("Line %(line)s: %(problem)s", line=line, problem=text))
+    return said
 
 
 def engine_message(error: EngineError, example: str = "8D TRAIN") -> str:

@@ -1,0 +1,108 @@
+"""The JSON API of simultaneous games and tournaments (docs/rules.md §6.22–6.23)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+
+from ..core.database import db
+from ..core.errors import Refused
+from ..duplicate.competition import split_key
+from ..games import competitions, present
+from ..games.models import Competition, Game
+from ..http.body import json_body
+from .common import bp, require_director
+
+
+def _own_game(game_id: object, director_id: int) -> Game:
+    known = isinstance(game_id, int) and not isinstance(game_id, bool) and 0 < game_id < 2**53
+    game = db.session.get(Game, game_id) if known else None
+    if game is None:
+        raise Refused("no_game", f"there is no game {game_id!r}")
+    if game.director_id != director_id:
+        raise Refused("not_your_game", "only the game's own director can do this")
+    return game
+
+
+def _described(competition: Competition) -> dict[str, Any]:
+    return {
+        "code": competition.code,
+        "kind": competition.kind,
+        "name": competition.name,
+        "games": [{"id": g.id, "join_code": g.join_code, "status": g.status} for g in competition.games],
+    }
+
+
+@bp.post("/competitions")
+def create_competition() -> ResponseReturnValue:
+    director = require_director()
+    data = json_body()
+    kind = data.get("kind")
+    if kind == competitions.SIMULTANEOUS:
+        made = competitions.create_simultaneous(director, data.get("name"), _own_game(data.get("game_id"), director.id))
+    elif kind == competitions.TOURNAMENT:
+        made = competitions.create_tournament(director, data.get("name"))
+    else:
+        raise Refused("bad_competition_kind", "'kind' is 'simultaneous' or 'tournament'")
+    return jsonify(_described(made)), 201
+
+
+@bp.post("/competitions/<code>/rooms")
+def open_room(code: str) -> ResponseReturnValue:
+    director = require_director()
+    room = competitions.open_room(competitions.find(code), director)
+    return jsonify(present.created(room)), 201
+
+
+@bp.post("/competitions/<code>/games")
+def add_game(code: str) -> ResponseReturnValue:
+    director = require_director()
+    competition = competitions.find(code)
+    competitions.add_to_tournament(competition, _own_game(json_body().get("game_id"), director.id), director)
+    return jsonify(_described(competition)), 201
+
+
+def _standing(s: Any, name: str) -> dict[str, Any]:
+    return {
+        "rank": s.rank,
+        "name": name,
+        "total": s.total,
+        "negatif": s.negatif,
+        "percentage": float(s.percentage),
+        "tops": s.tops,
+        "solos": s.solos,
+        "warnings": s.warnings,
+        "penalty": s.penalty,
+    }
+
+
+@bp.get("/competitions/<code>/ranking")
+def ranking(code: str) -> ResponseReturnValue:
+    """The ranking as its page shows it: only rounds every room has closed, only finished tournament games."""
+    competition = competitions.find(code)
+    answer = _described(competition)
+    if competition.kind == competitions.SIMULTANEOUS:
+        event = competitions.event_ranking(competition)
+        lines = []
+        for s in event.results.standings:
+            room, name = split_key(s.player)
+            lines.append({**_standing(s, name), "room": room})
+        answer.update(
+            rounds_counted=event.counted,
+            top_total=event.results.top_total,
+            waiting_for=[g.join_code for g in event.waiting],
+            standings=lines,
+        )
+    else:
+        tournament = competitions.tournament_ranking(competition)
+        answer.update(
+            games_counted=[g.join_code for g in tournament.counted],
+            top_total=tournament.results.top_total,
+            standings=[
+                {**_standing(line, line.player), "game_totals": list(line.game_totals)}
+                for line in tournament.results.lines
+            ],
+        )
+    return jsonify(answer)

@@ -1,0 +1,179 @@
+"""Simultaneous games and tournaments on the database (docs/rules.md §6.22–6.23); the rankings themselves are
+pure (:mod:`trainer.duplicate.competition`).
+
+A simultaneous game is made from its organiser's room, a game still in its lobby: the settings of that game (its
+seed, or its list of imposed draws) are the event's, and every room opened in it later by any director with the
+event's code is a game of its own (own code, projector, clock) made from them. A room's director cannot place
+another top (§6.8): the rooms' boards must stay the same for their rounds to be the same.
+
+A tournament is a director's list of their games, in the order they are added; its ranking counts the
+finished ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from ..core.accounts import Director
+from ..core.codes import new_join_code, typed_code
+from ..core.database import db
+from ..core.errors import Refused
+from ..duplicate.competition import Room, TournamentResults, event_results, tournament_results
+from ..duplicate.results import GameResults, SoloRule, WarningRule
+from ..duplicate.rounds import GameStatus
+from . import present, service
+from .models import Competition, Game
+
+SIMULTANEOUS, TOURNAMENT = "simultaneous", "tournament"
+KINDS = (SIMULTANEOUS, TOURNAMENT)
+MAX_NAME = 80
+
+
+def _name(name: object) -> str:
+    text = " ".join(name.split()) if isinstance(name, str) else ""
+    if not 1 <= len(text) <= MAX_NAME:
+        raise Refused("bad_competition_name", f"the name must have 1 to {MAX_NAME} characters", n=MAX_NAME)
+    return text
+
+
+def _new(director: Director, kind: str, name: object) -> Competition:
+    competition = Competition(code=new_join_code(), kind=kind, name=_name(name), director_id=director.id)
+    db.session.add(competition)
+    db.session.flush()
+    return competition
+
+
+def room_settings(game: Game) -> dict[str, Any]:
+    """What a new room needs to play ``game``'s draw: its settings, with its seed, or its list of draws."""
+    data = present.settings(game, with_seed=True)
+    if game.imposed_draws is not None:
+        data.pop("seed", None)
+        data["draws"] = game.imposed_draws
+    return data
+
+
+def create_simultaneous(director: Director, name: object, game: Game) -> Competition:
+    """A simultaneous game whose first room is ``game``, the organiser's, still in its lobby: its settings (seed
+    or list of draws) become the event's, for every room opened in it."""
+    checked = _name(name)
+    if game.director_id != director.id:
+        raise Refused("not_your_game", "only the game's own director can do this")
+    if game.status != GameStatus.LOBBY:
+        raise Refused("already_started", "a simultaneous game is made from a game that has not started")
+    if game.competition_id is not None:
+        raise Refused("already_in_competition", "this game is already part of a simultaneous game or tournament")
+    competition = _new(director, SIMULTANEOUS, checked)
+    competition.settings = room_settings(game)
+    game.competition_id = competition.id
+    service.log(game.id, "competition", {"kind": SIMULTANEOUS, "code": competition.code}, director.username)
+    db.session.commit()
+    return competition
+
+
+def create_tournament(director: Director, name: object) -> Competition:
+    competition = _new(director, TOURNAMENT, name)
+    db.session.commit()
+    return competition
+
+
+def find(code: object) -> Competition:
+    competition = None
+    if isinstance(code, str) and code.strip():
+        competition = db.session.execute(
+            select(Competition).where(Competition.code == typed_code(code))
+        ).scalar_one_or_none()
+    if competition is None:
+        raise Refused("unknown_competition", f"no simultaneous game or tournament has the code {code!r}")
+    return competition
+
+
+def open_room(competition: Competition, director: Director) -> Game:
+    """A new room of the simultaneous game, run by ``director`` (any director holding the code)."""
+    if competition.kind != SIMULTANEOUS or competition.settings is None:
+        raise Refused("not_simultaneous", "rooms are opened in a simultaneous game, not in a tournament")
+    game = service.create_game(director, dict(competition.settings))
+    game.competition_id = competition.id
+    service.log(game.id, "competition", {"kind": SIMULTANEOUS, "code": competition.code}, director.username)
+    db.session.commit()
+    return game
+
+
+def add_to_tournament(competition: Competition, game: Game, director: Director) -> None:
+    if competition.kind != TOURNAMENT:
+        raise Refused("not_tournament", "games are added to a tournament, not to a simultaneous game")
+    if competition.director_id != director.id or game.director_id != director.id:
+        raise Refused("not_your_game", "only the tournament's director adds their own games to it")
+    if game.competition_id is not None:
+        raise Refused("already_in_competition", "this game is already part of a simultaneous game or tournament")
+    game.competition_id = competition.id
+    service.log(game.id, "competition", {"kind": TOURNAMENT, "code": competition.code}, director.username)
+    db.session.commit()
+
+
+def _room(game: Game) -> Room:
+    """``game``'s closed rounds, as a room of the event's ranking scores them."""
+    read = service.scoring(game)
+    return Room(game.join_code, read.rounds, read.players, read.corrections, read.rulings)
+
+
+@dataclass(frozen=True)
+class EventRanking:
+    competition: Competition
+    rooms: list[Game]
+    results: GameResults  # players keyed by trainer.duplicate.competition.player_key
+    counted: int  # rounds every room has closed
+    waiting: list[Game]  # rooms that have not closed the next round yet
+
+
+def event_ranking(competition: Competition) -> EventRanking:
+    rooms = [g for g in competition.games]
+    scored = [_room(game) for game in rooms]
+    first = rooms[0] if rooms else None  # every room has the event's settings
+    solo = SoloRule(first.solo_bonus, first.solo_min_players) if first else None
+    warning = WarningRule(first.warning_penalty, first.warnings_before_penalty) if first else None
+    try:
+        results = event_results(scored, solo, warning)
+    except ValueError as error:
+        raise Refused("rooms_differ", str(error)) from None
+    most = max((len(room.rounds) for room in scored), default=0)
+    waiting = [game for game, room in zip(rooms, scored, strict=True) if len(room.rounds) < most]
+    return EventRanking(competition, rooms, results, len(results.rounds), waiting)
+
+
+@dataclass(frozen=True)
+class TournamentRanking:
+    competition: Competition
+    games: list[Game]  # in the tournament's order
+    counted: list[Game]  # the finished ones, which the ranking counts
+    results: TournamentResults
+
+
+def tournament_ranking(competition: Competition) -> TournamentRanking:
+    games = list(competition.games)
+    counted = [g for g in games if g.status == GameStatus.FINISHED]
+    return TournamentRanking(
+        competition, games, counted, tournament_results([service.results(g) for g in counted], _same_people(counted))
+    )
+
+
+def _same_people(games: list[Game]) -> list[tuple[str, str]]:
+    """Names that read the same (§6.16) in several games are one person, under the name of their first game."""
+    first: dict[str, str] = {}
+    same: list[tuple[str, str]] = []
+    for game in games:
+        for player in game.players:
+            person = first.setdefault(player.name_key, player.name)
+            if person != player.name:
+                same.append((player.name, person))
+    return same
+
+
+def directors_competitions(director: Director) -> list[Competition]:
+    return list(
+        db.session.execute(
+            select(Competition).where(Competition.director_id == director.id).order_by(Competition.created_at.desc())
+        ).scalars()
+    )
