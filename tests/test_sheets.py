@@ -139,3 +139,27 @@ def test_the_worked_example_of_docs_rules_6_20() -> None:
         ann.penalty,
     )
     assert line == (2, "Ann", 113, -24, Decimal("82.48"), 2, 0, 1, 0)
+
+
+def test_the_sigles_file_has_a_line_per_table_in_latin_1(app: Flask, client: FlaskClient) -> None:
+    """docs/rules.md §6.20: Zoé plays on paper at table 3; Bob and Cy, on phones, take tables 4 and 5."""
+    game_id = _game(app, client)
+    page = f"/director/games/{game_id}/bulletins"
+    added = client.post(
+        f"/director/games/{game_id}/paper-players",
+        data={"csrf_token": csrf_token(client, page), "name": "Zoé", "table": "3"},
+    )
+    assert added.status_code == 303
+    standings = {s["name"]: s["total"] for s in client.get(f"/api/games/{game_id}/standings").get_json()["standings"]}
+    answer = client.get(f"/director/games/{game_id}/sheets/results.sigles.txt")
+    assert answer.status_code == 200 and "iso-8859-1" in answer.headers["Content-Type"]
+    text = answer.get_data().decode("latin-1")
+    assert text.split("\r\n") == [
+        '"1","--table vide--","-1"',
+        '"2","--table vide--","-1"',
+        '"3","Zoé","0"',
+        f'"4","Bob","{standings["Bob"]}"',
+        f'"5","Cy","{standings["Cy"]}"',
+        "",
+    ]
+    assert "Zo\xe9".encode("latin-1") in answer.get_data()  # é as one Latin-1 byte, not UTF-8's two

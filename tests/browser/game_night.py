@@ -122,8 +122,10 @@ class Position:
         raise AssertionError(f"no play fits among {len(self.moves)} legal plays of {self.rack}")
 
 
-def position(server: TirageServer, game_id: int, lexicon: Lexicon) -> Position:
-    state = api(server, f"/games/{game_id}")
+def position(server: TirageServer, game_id: int, lexicon: Lexicon, token: str | None = None) -> Position:
+    """The round in play; with a director's ``token`` when outsiders may not see the game (a shared draw's room
+    ahead of another, docs/rules.md §6.4)."""
+    state = server.ok("GET", f"/api/games/{game_id}", token=token) if token else api(server, f"/games/{game_id}")
     assert state["status"] == "playing" and state["rack"], state
     rules = ruleset(state["settings"]["rules"])
     board = Board.from_rows(rules.layout, state["board"])

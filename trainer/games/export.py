@@ -134,3 +134,28 @@ def game_draws(game: Game) -> str:
         f"{len(closed)} rounds; a rejected rack is written first, with a -",
     ]
     return round_list((r.draw_record for r in closed), header)
+
+
+EMPTY_TABLE = "--table vide--"  # how the federation's results file names a table nobody sat at
+SIGLES_ENCODING = "latin-1"
+
+
+def sigles(game: Game, results: GameResults) -> bytes:
+    """The results file that the French federation's SIGLES program reads to register a tournament game
+    (docs/rules.md §6.20): one line per table from 1 to the highest, ``"table","name","total"``, every field
+    quoted; a table nobody sat at is ``"n","--table vide--","-1"``. Latin-1, as that program reads it (a
+    character outside it becomes ``?``). Players without a table number take the numbers after the highest
+    one, in the order they joined."""
+    totals = {s.player: s.total for s in results.standings}
+    tables: dict[int, str] = {p.table_number: p.name for p in game.players if p.table_number is not None}
+    following = max(tables, default=0)
+    for player in game.players:
+        if player.table_number is None:
+            following += 1
+            tables[following] = player.name
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+    for number in range(1, max(tables, default=0) + 1):
+        name = tables.get(number)
+        writer.writerow([number, name, totals.get(name, 0)] if name is not None else [number, EMPTY_TABLE, -1])
+    return out.getvalue().encode(SIGLES_ENCODING, errors="replace")

@@ -42,6 +42,14 @@ def posted_number(value: object) -> int | None:
     return int(text)
 
 
+def posted_game_id(value: object) -> int | None:
+    """A game's id a form posted (games have random ids up to 2**53, beyond :func:`posted_number`'s range)."""
+    text = str(value if value is not None else "").strip()
+    if not re.fullmatch(GAME_ID_DIGITS, text) or int(text) > MAX_GAME_ID:
+        return None
+    return int(text)
+
+
 def init_app(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     app.url_map.converters["game_id"] = GameIdConverter

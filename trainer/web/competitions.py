@@ -16,7 +16,7 @@ from ..duplicate.competition import split_key
 from ..duplicate.rounds import GameStatus
 from ..games import competitions
 from ..games.models import Game
-from ..http.ids import posted_number
+from ..http.ids import posted_game_id
 from .auth import director_required, logged_in_director
 from .forms import ActionForm
 from .messages import game_message
@@ -59,7 +59,7 @@ def _posted(action: str) -> ResponseReturnValue:
     form = request.form
     try:
         if action == "simultaneous":
-            game = db.session.get(Game, posted_number(form.get("game_id")) or 0)
+            game = db.session.get(Game, posted_game_id(form.get("game_id")) or 0)
             if game is None:
                 raise Refused("no_game", "choose one of your games in its lobby")
             made = competitions.create_simultaneous(director, form.get("name"), game)
@@ -73,7 +73,7 @@ def _posted(action: str) -> ResponseReturnValue:
             return redirect(url_for("director.console", game_id=room.id), code=303)
         else:
             competition = competitions.find(form.get("code"))
-            game = db.session.get(Game, posted_number(form.get("game_id")) or 0)
+            game = db.session.get(Game, posted_game_id(form.get("game_id")) or 0)
             if game is None:
                 raise Refused("no_game", "choose one of your games")
             competitions.add_to_tournament(competition, game, director)

@@ -126,6 +126,7 @@ def _game_messages() -> dict[str, Say]:
         "no_round_for_bulletin": lambda p: _("No round is being played or has just closed."),
         "assistant_cannot_direct": lambda p: _("An assistant arbiter only enters paper bulletins."),
         "bad_declared": lambda p: _("Say whether the slip was handed in before the deadline: true or false."),
+        "no_game": lambda p: _("Choose one of your games."),
         "bad_competition_name": lambda p: _("The name must have 1 to %(n)s characters.", n=p.get("n", 80)),
         "bad_competition_kind": lambda p: _("Choose a simultaneous game or a tournament."),
         "unknown_competition": lambda p: _("No simultaneous game or tournament has this code."),

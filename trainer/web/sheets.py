@@ -61,6 +61,16 @@ def game_sheet_csv(game_id: int) -> ResponseReturnValue:
     return response
 
 
+@bp.get("/results.sigles.txt")
+@director_required
+def sigles_file(game_id: int) -> ResponseReturnValue:
+    """The results file for the federation's SIGLES program (docs/rules.md §6.20), Latin-1."""
+    game = game_of_director(game_id)
+    response = Response(export.sigles(game, game_results(game)), content_type="text/plain; charset=iso-8859-1")
+    response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}-sigles.txt"'
+    return response
+
+
 @bp.get("/players/<id:player_id>")
 @director_required
 def player_sheet(game_id: int, player_id: int) -> ResponseReturnValue:
