@@ -90,6 +90,13 @@ def test_a_mixed_room_bulletins_are_judged_like_phones_and_count(app: Flask, cli
     with app.app_context():
         entered_by = dict(db.session.execute(select(Submission.move, Submission.entered_by)).all())
     assert entered_by[top] == "alice" and len(entered_by) == 2  # Bob's and Cy's play are the same text
+    with app.app_context():  # the game's log says which plays came on paper, and who typed them in
+        logged = db.session.execute(select(Event.author, Event.data).where(Event.kind == "submission")).all()
+    assert sorted((author, data.get("entered_by")) for author, data in logged) == [
+        ("Ann", "alice"),
+        ("Bob", None),
+        ("Cy", "alice"),
+    ]
 
 
 def test_a_slip_typed_in_after_the_close_needs_the_arbiters_declaration(app: Flask, client: FlaskClient) -> None:

@@ -323,6 +323,10 @@ def test_the_rules_figures_are_the_modules(client: FlaskClient) -> None:
     )
     assert f"The solo bonus, {rule.bonus} points by default" in solos.text
     assert f"at least {rule.min_players} active players" in solos.text
+    warned = root.one("p", data_warnings_free=None)  # docs/rules.md §6.19, the settings' defaults
+    free, points = BY_NAME["warnings_before_penalty"].default, BY_NAME["warning_penalty"].default
+    assert (warned.attrs["data_warnings_free"], warned.attrs["data_warning_points"]) == (str(free), str(points))
+    assert f"The first {free} warnings of a game are free; each one after costs {points} points." in warned.text
 
     example = root.one("dd", data_percentage_example=None)
     assert example.attrs["data_percentage_example"] == str(percentage(789, 800)) == "98.63"

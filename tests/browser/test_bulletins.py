@@ -9,9 +9,12 @@ At the close every paper player's score is the server's figure for their play.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.axe import format_violations, serious_violations
 from tests.browser.game_night import PASSWORD, Night, api, position
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
@@ -20,7 +23,7 @@ PAPER = 10
 
 
 def test_an_assistant_enters_ten_paper_bulletins_with_the_keyboard_in_a_mixed_room(
-    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, axe: Callable[..., list[dict[str, Any]]]
 ) -> None:
     director = night.director()
     game = director.create_game(rules="en", max_rounds=2)
@@ -68,6 +71,8 @@ def test_an_assistant_enters_ten_paper_bulletins_with_the_keyboard_in_a_mixed_ro
         )
     rows = helper.locator("table[data-bulletins] tbody tr")
     expect(rows).to_have_count(PAPER)
+    serious = serious_violations(axe(helper))
+    assert not serious, format_violations(serious)
     assert all(re.search(r"\bmarc$", text) for text in rows.all_inner_texts())
 
     phone.submit(where.written(where.plain(below_top=True)))

@@ -304,6 +304,9 @@ LAYOUT = """(required) => {
     if (page) {
         for (const cell of page.querySelectorAll("tr, th, td")) {
             if (outside(cell)) found.push(where(cell));
+            // A figure is never cut short ("1…" for 100.00); a long name may end in an ellipsis.
+            if (cell.matches("td.num") && cell.scrollWidth > cell.clientWidth + 1)
+                found.push(`${where(cell)} cut: "${cell.textContent.trim()}"`);
             if (cell.matches("td")) smallest = Math.min(smallest ?? 1e9, parseFloat(getComputedStyle(cell).fontSize));
         }
     }

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
+from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from tests.browser.axe import format_violations, serious_violations
 from tests.browser.game_night import PASSWORD, Night, api
 from tests.processes import TirageServer, best_play
 from trainer.engine import Lexicon
@@ -67,10 +71,16 @@ def _play_a_room(server: TirageServer, en_lexicon: Lexicon) -> tuple[int, str]:
     return gid, token
 
 
+@pytest.fixture(scope="module")
+def room(live_server: TirageServer, director_name: str, en_lexicon: Lexicon) -> tuple[int, str]:
+    """One finished room for the module's sheets (70 players playing through the API take a while)."""
+    return _play_a_room(live_server, en_lexicon)
+
+
 def test_the_results_sheet_prints_on_a4_with_every_player_and_the_right_figures(
-    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+    night: Night, live_server: TirageServer, room: tuple[int, str], axe: Callable[..., list[dict[str, Any]]]
 ) -> None:
-    game_id, _token = _play_a_room(live_server, en_lexicon)
+    game_id, _token = room
     director = night.director()
     page = director.console
     page.goto(f"{live_server.base_url}/director/games/{game_id}")
@@ -78,6 +88,8 @@ def test_the_results_sheet_prints_on_a4_with_every_player_and_the_right_figures(
     page.get_by_role("link", name="Results sheet").click()
     expect(page.locator("h1")).to_have_text("Results sheet")
     expect(page.locator("table[data-sheet=results] tbody tr")).to_have_count(PLAYERS)
+    serious = serious_violations(axe(page))
+    assert not serious, format_violations(serious)
 
     pdf = PdfReader(io.BytesIO(page.pdf(format="A4", print_background=False)))
     pages = pdf.pages
@@ -107,9 +119,9 @@ def test_the_results_sheet_prints_on_a4_with_every_player_and_the_right_figures(
 
 
 def test_the_game_sheet_prints_each_round_with_its_draw_top_and_running_total(
-    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+    night: Night, live_server: TirageServer, room: tuple[int, str]
 ) -> None:
-    game_id, token = _play_a_room(live_server, en_lexicon)
+    game_id, token = room
     page = night.director().console
     page.goto(f"{live_server.base_url}/director/games/{game_id}/sheets/")
     page.get_by_role("link", name="Game sheet").first.click()

@@ -578,12 +578,15 @@ def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | Refused]:
                     "entered_by": play.entered_by,
                 }
             )
+            data: dict[str, Any] = {"round": play.playing.number, "submissions": count}
+            if play.entered_by is not None:  # a paper bulletin: who typed it in (a private event, never streamed)
+                data["entered_by"] = play.entered_by
             events.append(
                 {
                     "game_id": play.playing.game_id,
                     "kind": "submission",
                     "author": play.player_name,
-                    "data": {"round": play.playing.number, "submissions": count},
+                    "data": data,
                     "created_at": play.received_at,
                 }
             )

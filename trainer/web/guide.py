@@ -115,6 +115,8 @@ class Guide:
     reveal_seconds: int
     solo_bonus: int
     solo_min_players: int
+    warnings_free: int  # the settings' defaults (docs/rules.md §6.19)
+    warning_penalty: int
     notation: tuple[Figure, ...]  # across and down in English, then in French
     same_text: str  # a play's text that is across in English notation and down in French notation
     blank: tuple[str, str, str]  # a play with a blank in English and French notation, and the blank's letter
@@ -302,6 +304,8 @@ def guide() -> Guide:
         reveal_seconds=_default("reveal_seconds"),
         solo_bonus=solo.bonus,
         solo_min_players=solo.min_players,
+        warnings_free=_default("warnings_before_penalty"),
+        warning_penalty=_default("warning_penalty"),
         notation=notation,
         same_text=notation[0].written,
         blank=(
