@@ -41,6 +41,19 @@ def test_a_top_found_in_two_rooms_is_no_solo_and_only_rounds_closed_everywhere_c
     assert with_round_2.rounds[1].solo == player_key("AAAA", "Cy")  # alone in the whole event: a solo
 
 
+def test_a_room_that_ended_early_holds_nobody_back() -> None:
+    """docs/rules.md §6.22: room B's director ended its game after round 1; room A plays on."""
+    room_a = Room("AAAA", [_round(1, {"Ann": 40}), _round(2, {"Ann": 30})], ["Ann"])
+    room_b = Room("BBBB", [_round(1, {"Bob": 40})], ["Bob"], finished=True)
+    merged = event_results([room_a, room_b])
+    assert [r.number for r in merged.rounds] == [1, 2]
+    lines = {s.player: s for s in merged.standings}
+    assert lines[player_key("AAAA", "Ann")].total == 70 and lines[player_key("BBBB", "Bob")].total == 40
+    assert lines[player_key("BBBB", "Bob")].round_totals == (40, 0)  # nothing for the round room B did not play
+    still_playing = Room("BBBB", [_round(1, {"Bob": 40})], ["Bob"])
+    assert [r.number for r in event_results([room_a, still_playing]).rounds] == [1]
+
+
 def test_two_rooms_that_did_not_play_the_same_round_are_not_ranked_together() -> None:
     other = RoundRecord(1, 35, [35, 20], [])
     with pytest.raises(ValueError, match="round 1 differs"):

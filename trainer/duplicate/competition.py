@@ -5,8 +5,9 @@ tournament of several games.
   everywhere. The event's ranking scores every room's players together, as if in one room: the same top and
   legal plays for each round, every room's submissions, corrections and rulings, so a solo is a top found by
   exactly one player of the *whole event*, and the solo bonus looks at the event's active players. Only the
-  rounds every room has closed are counted (the fairness rule of §6.4: nothing of a round reaches a room that
-  has not closed it). Players are told apart by their room: two rooms may each have a "Marie".
+  rounds every room still playing has closed are counted (the fairness rule of §6.4: nothing of a round reaches
+  a room that has not closed it); a room whose game is over holds nobody back, and its players score nothing
+  for the rounds it did not play. Players are told apart by their room: two rooms may each have a "Marie".
 - **Tournament.** Several games, one ranking: a player's total is the sum of their games' totals, the négatif
   the sum of their négatifs, the percentage of the summed top totals. Players are the same person in every game
   when their names read the same (names' keys, §6.16). Equal totals are separated by the last game's total,
@@ -42,6 +43,7 @@ class Room:
     players: Sequence[str]
     corrections: Sequence[Correction] = ()
     rulings: Sequence[Ruling] = ()
+    finished: bool = False  # the room's game is over: it will close no more rounds
 
 
 def player_key(room: str, name: str) -> str:
@@ -55,8 +57,12 @@ def split_key(key: str) -> tuple[str, str]:
 
 
 def rounds_counted(rooms: Sequence[Room]) -> int:
-    """The rounds every room has closed: those the event's ranking counts."""
-    return min((len(room.rounds) for room in rooms), default=0)
+    """The rounds the event's ranking counts: those every room still playing has closed. A room that is over
+    (its director ended it early) holds nobody back; when every room is over, every round any room played."""
+    playing = [len(room.rounds) for room in rooms if not room.finished]
+    if playing:
+        return min(playing)
+    return max((len(room.rounds) for room in rooms), default=0)
 
 
 def event_results(
@@ -68,15 +74,14 @@ def event_results(
     counted = rounds_counted(rooms)
     merged: list[RoundRecord] = []
     for index in range(counted):
-        records = [room.rounds[index] for room in rooms]
-        first = records[0]
-        for other in records[1:]:
+        # A room over before this round played it not: its players score nothing for it.
+        records = [(room, room.rounds[index]) for room in rooms if index < len(room.rounds)]
+        first = records[0][1]
+        for _room, other in records[1:]:
             if other.number != first.number or other.top_score != first.top_score:
                 raise ValueError(f"round {first.number} differs between the rooms: not the same draw")
         submissions = [
-            replace(s, player=player_key(room.label, s.player))
-            for room, record in zip(rooms, records, strict=True)
-            for s in record.submissions
+            replace(s, player=player_key(room.label, s.player)) for room, record in records for s in record.submissions
         ]
         merged.append(RoundRecord(first.number, first.top_score, first.play_scores, submissions))
     numbers = {record.number for record in merged}

@@ -116,7 +116,8 @@ def add_to_tournament(competition: Competition, game: Game, director: Director) 
 def _room(game: Game) -> Room:
     """``game``'s closed rounds, as a room of the event's ranking scores them."""
     read = service.scoring(game)
-    return Room(game.join_code, read.rounds, read.players, read.corrections, read.rulings)
+    finished = game.status == GameStatus.FINISHED
+    return Room(game.join_code, read.rounds, read.players, read.corrections, read.rulings, finished)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def event_ranking(competition: Competition) -> EventRanking:
     except ValueError as error:
         raise Refused("rooms_differ", str(error)) from None
     most = max((len(room.rounds) for room in scored), default=0)
-    waiting = [game for game, room in zip(rooms, scored, strict=True) if len(room.rounds) < most]
+    waiting = [game for game, room in zip(rooms, scored, strict=True) if len(room.rounds) < most and not room.finished]
     return EventRanking(competition, rooms, results, len(results.rounds), waiting)
 
 
