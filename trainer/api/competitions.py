@@ -7,20 +7,20 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
-from ..core.database import db
 from ..core.errors import Refused
 from ..duplicate.competition import split_key
 from ..games import competitions, present
 from ..games.models import Competition, Game
 from ..http.body import json_body
-from .common import bp, require_director
+from ..http.ids import MAX_GAME_ID
+from .common import bp, get_game, require_director
 
 
 def _own_game(game_id: object, director_id: int) -> Game:
-    known = isinstance(game_id, int) and not isinstance(game_id, bool) and 0 < game_id < 2**53
-    game = db.session.get(Game, game_id) if known else None
-    if game is None:
+    """The body's ``game_id``: a game of this director (a JSON number within the game ids, else no game)."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id <= MAX_GAME_ID:
         raise Refused("no_game", f"there is no game {game_id!r}")
+    game = get_game(game_id)
     if game.director_id != director_id:
         raise Refused("not_your_game", "only the game's own director can do this")
     return game

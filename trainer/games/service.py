@@ -868,10 +868,14 @@ def _closed_round(game: Game, number: int) -> Round:
     return round_
 
 
+def _row_id(value: object) -> bool:
+    """Whether ``value`` may be looked up as a row's id: not a bool, and within an INTEGER column (a larger id
+    would overflow in the query, a 500, rather than miss)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
+
+
 def _arbitrated_player(game: Game, player_id: object) -> Player:
-    # Not a bool, and within an INTEGER column: a larger id would overflow in the query (a 500), not miss.
-    known = isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < 2**31
-    player = db.session.get(Player, player_id) if known else None
+    player = db.session.get(Player, player_id) if _row_id(player_id) else None
     if player is None or player.game_id != game.id:
         raise Refused("unknown_player", "'player_id' is not a player of this game")
     return player
@@ -906,8 +910,7 @@ def give_ruling(
 
 def cancel_ruling(game: Game, ruling_id: object, reason: object, author: str) -> None:
     """Cancel a ruling given by mistake: a new row says so, the ruling itself stays in the record."""
-    known = isinstance(ruling_id, int) and not isinstance(ruling_id, bool) and 0 < ruling_id < 2**31
-    row = db.session.get(Ruling, ruling_id) if known else None
+    row = db.session.get(Ruling, ruling_id) if _row_id(ruling_id) else None
     round_ = db.session.get(Round, row.round_id) if row is not None else None
     if row is None or round_ is None or round_.game_id != game.id or row.kind == CANCEL:
         raise Refused("unknown_ruling", f"game {game.id} has no ruling {ruling_id!r}")

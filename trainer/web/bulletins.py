@@ -19,16 +19,11 @@ from ..duplicate.rounds import GameStatus, RoundStatus
 from ..games import bulletins, service
 from ..games.models import Game
 from .auth import arbiter_required, director_required, game_of_arbiter, logged_in_director
+from .common import flash_form_errors
 from .forms import AssistantForm, BulletinForm, PaperPlayerForm
 from .messages import game_message
 
 bp = Blueprint("bulletins", __name__, url_prefix="/director")
-
-
-def _flash_errors(form: BulletinForm | PaperPlayerForm | AssistantForm) -> None:
-    for errors in form.errors.values():
-        for message in errors:
-            flash(str(message), "error")
 
 
 @bp.get("/arbiter")
@@ -81,7 +76,7 @@ def enter(game_id: int) -> ResponseReturnValue:
     game = game_of_arbiter(game_id)
     form = BulletinForm()
     if not form.validate_on_submit():
-        _flash_errors(form)
+        flash_form_errors(form)
         return _entry_page(game, form, 400)
     director = logged_in_director()
     assert director is not None
@@ -112,7 +107,7 @@ def add_paper_player(game_id: int) -> ResponseReturnValue:
     back = request.form.get("back") == "console"
     target = url_for("director.console", game_id=game.id) if back else url_for("bulletins.entry", game_id=game.id)
     if not form.validate_on_submit():
-        _flash_errors(form)
+        flash_form_errors(form)
         return redirect(target, code=303)
     director = logged_in_director()
     assert director is not None

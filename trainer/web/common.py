@@ -30,6 +30,13 @@ def missing_game_page(game_id: int | None = None, code: str | None = None) -> Re
     return render_template("game_missing.html", game_id=game_id, code=code), 404
 
 
+def flash_form_errors(form: Any) -> None:
+    """Every message of a form that did not validate, flashed for the page it goes back to."""
+    for errors in form.errors.values():
+        for message in errors:
+            flash(str(message), "error")
+
+
 def action_done(
     target: str, error: Refused | None = None, example: str = "8D TRAIN", **extra: Any
 ) -> ResponseReturnValue:

@@ -26,14 +26,13 @@ from ..games.models import Game
 from ..http.ids import posted_number
 from ..http.ratelimit import limited, refused_guess
 from .auth import director_required, game_of_director, log_in, log_out, logged_in_director
-from .common import action_done, join_link, public_link, qr_code, qr_inline, safe_next
+from .common import action_done, flash_form_errors, join_link, public_link, qr_code, qr_inline, safe_next
 from .forms import (
     RULING_KINDS,
     ActionForm,
     CancelRulingForm,
     CorrectionForm,
     ExtendForm,
-    Form,
     GameForm,
     LoginForm,
     RulingForm,
@@ -318,7 +317,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     back = _back_to_results(game, number)
     form = CorrectionForm()
     if not form.validate_on_submit():
-        _flash_form_errors(form)
+        flash_form_errors(form)
         return redirect(back, code=303)
     director = logged_in_director()
     assert director is not None
@@ -337,12 +336,6 @@ def _back_to_results(game: Game, number: int | None) -> str:
     return url_for("director.console", game_id=game.id) + "#results"
 
 
-def _flash_form_errors(form: Form) -> None:
-    for errors in form.errors.values():
-        for message in errors:
-            flash(str(message), "error")
-
-
 @bp.post("/games/<game_id:game_id>/rounds/<id:number>/rulings")
 @director_required
 def give_ruling(game_id: int, number: int) -> ResponseReturnValue:
@@ -350,7 +343,7 @@ def give_ruling(game_id: int, number: int) -> ResponseReturnValue:
     back = _back_to_results(game, number)
     form = RulingForm()
     if not form.validate_on_submit():
-        _flash_form_errors(form)
+        flash_form_errors(form)
         return redirect(back, code=303)
     director = logged_in_director()
     assert director is not None
@@ -371,7 +364,7 @@ def cancel_ruling(game_id: int, ruling_id: int) -> ResponseReturnValue:
     back = _back_to_results(game, posted_number(request.form.get("number")))
     form = CancelRulingForm()
     if not form.validate_on_submit():
-        _flash_form_errors(form)
+        flash_form_errors(form)
         return redirect(back, code=303)
     director = logged_in_director()
     assert director is not None
