@@ -11,6 +11,7 @@ from typing import TypedDict
 class BundledLexicon(TypedDict):
     file: str
     rules: str
+    edition: str
     description: str
 
 

@@ -4,6 +4,11 @@ A lexicon belongs to a ruleset (its letters are the ruleset's tile letters). Bun
 in the ``wordlists`` package; imported ones, and the word-graph cache of all of them, live in a
 data folder (the server's instance folder).
 
+An imported lexicon has a name, an edition and a status in its ``<name>.json``: ``building`` while its graphs are
+made (with the fraction done, ``progress``), ``ready`` once they are, ``failed`` if the build ended without them.
+Only ready lexicons are in the :meth:`LexiconStore.catalogue` that games, decks and word walls choose from.
+:meth:`LexiconStore.fingerprint` is the SHA-256 of a lexicon's words, which a game records.
+
 A cached graph is trusted only if it is whole and unchanged: its SHA-256 is written beside it when it
 is built (``<graph>.sha256``) and checked when it is loaded; a graph that fails the check (cut short,
 changed, or without its checksum) is built again from its word list. :meth:`LexiconStore.states` says
@@ -20,25 +25,33 @@ import os
 import re
 import threading
 import time
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import wordlists
 
 from .rules import Ruleset, ruleset
-from .wordgraph import WordGraph
+from .wordgraph import TICK_EVERY, WordGraph, ticking
+from .wordlist import WordListError, describe, normalise_word, read_word_list
+
+__all__ = ["Lexicon", "LexiconError", "LexiconStore", "normalise_word"]
 
 GRAPH_VERSION = "2"
-MIN_LENGTH = 2
+STALE_SECONDS = 120.0  # a build whose progress has not moved for this long died with its process
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 CHECKSUM = ".sha256"
 log = logging.getLogger(__name__)
 
 
 class LexiconError(ValueError):
-    """A lexicon that does not exist or a word list that cannot be imported."""
+    """A lexicon that does not exist or a word list that cannot be imported; ``code`` names the reason."""
+
+    def __init__(self, message: str, code: str = "lexicon") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass
@@ -114,12 +127,6 @@ def _load_checked(path: Path) -> WordGraph:
     return WordGraph.load(path)
 
 
-def normalise_word(raw: str) -> str:
-    """Upper case without accents: ``été`` -> ``ETE``, ``cœur`` -> ``COEUR``."""
-    raw = raw.strip().replace("œ", "oe").replace("Œ", "OE").replace("æ", "ae").replace("Æ", "AE")
-    return "".join(ch for ch in unicodedata.normalize("NFD", raw) if not unicodedata.combining(ch)).upper()
-
-
 class LexiconStore:
     """Finds, imports and loads lexicons; loaded ones are kept for the life of the process."""
 
@@ -130,6 +137,7 @@ class LexiconStore:
         self._locks: dict[str, threading.Lock] = {}  # one per lexicon
         self._building: set[str] = set()
         self.rebuilt: dict[str, str] = {}  # lexicon -> why its cached graphs were built again
+        self._fingerprints: dict[str, tuple[tuple[str, int, int], str]] = {}
 
     @property
     def imported_dir(self) -> Path:
@@ -139,21 +147,47 @@ class LexiconStore:
     def cache_dir(self) -> Path:
         return self.data_dir / "cache"
 
-    def _imported(self) -> dict[str, dict[str, str]]:
-        found: dict[str, dict[str, str]] = {}
+    def _imported(self) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] = {}
         if self.imported_dir.is_dir():
             for meta in sorted(self.imported_dir.glob("*.json")):
-                found[meta.stem] = json.loads(meta.read_text("utf-8"))
+                try:
+                    found[meta.stem] = json.loads(meta.read_text("utf-8"))
+                except (OSError, ValueError):  # being replaced this instant: the next look finds it
+                    continue
+        return found
+
+    def imported(self) -> dict[str, dict[str, Any]]:
+        """Every imported lexicon, whatever its status: name -> its record (rules, edition, status, progress, ...).
+        A build whose progress stopped long ago (its process was killed) reads ``failed``."""
+        found = self._imported()
+        now = time.time()
+        for meta in found.values():
+            meta.setdefault("status", "ready")  # imported before builds had a status
+            if meta["status"] == "building" and now - float(meta.get("heartbeat", 0)) > STALE_SECONDS:
+                meta["status"] = "failed"
+                meta.setdefault("failure", "the build was interrupted")
         return found
 
     def catalogue(self) -> dict[str, dict[str, str]]:
-        """Every known lexicon: name -> {rules, description}."""
+        """Every lexicon games can use (bundled, and imported ones whose graphs are built): name -> {rules,
+        description, edition}."""
         entries: dict[str, dict[str, str]] = {
-            name: {"rules": e["rules"], "description": e["description"]} for name, e in wordlists.bundled().items()
+            name: {"rules": e["rules"], "description": e["description"], "edition": e["edition"]}
+            for name, e in wordlists.bundled().items()
         }
-        for name, meta in self._imported().items():
-            entries[name] = {"rules": meta["rules"], "description": meta.get("description", "")}
+        for name, meta in self.imported().items():
+            if meta["status"] == "ready":
+                entries[name] = {
+                    "rules": meta["rules"],
+                    "description": meta.get("description", ""),
+                    "edition": meta.get("edition", ""),
+                }
         return entries
+
+    def taken(self, name: str) -> bool:
+        """Whether ``name`` is a bundled or imported lexicon's (building or failed ones too)."""
+        return name in wordlists.bundled() or (self.imported_dir / f"{name}.json").exists()
 
     def _source(self, name: str) -> tuple[Path, str, str]:
         """(word list path, rules code, description) of lexicon ``name``."""
@@ -165,11 +199,29 @@ class LexiconStore:
         if name in bundled:
             return wordlists.bundled_path(name), bundled[name]["rules"], bundled[name]["description"]
         known = ", ".join(sorted(self.catalogue()))
-        raise LexiconError(f"unknown lexicon {name!r} (known: {known})")
+        raise LexiconError(f"unknown lexicon {name!r} (known: {known})", "unknown_lexicon")
 
-    def load(self, name: str) -> Lexicon:
-        """The lexicon ``name``, from the graph cache, building the cache the first time. One lexicon is loaded (or
-        built) once at a time; building one never holds up loading another."""
+    def fingerprint(self, name: str) -> str:
+        """The SHA-256 of lexicon ``name``'s words (one upper-case word a line, sorted): a game records it, so a
+        later edition of the list under the same name is told apart."""
+        path = self._source(name)[0]
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, stat.st_size)
+        cached = self._fingerprints.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        digest = hashlib.sha256(gzip.decompress(path.read_bytes())).hexdigest()
+        self._fingerprints[name] = (key, digest)
+        return digest
+
+    def words_of(self, name: str) -> list[str]:
+        """Lexicon ``name``'s words, sorted, read from its list (no graph needed)."""
+        return gzip.decompress(self._source(name)[0].read_bytes()).decode("ascii").split()
+
+    def load(self, name: str, progress: Callable[[float], None] | None = None) -> Lexicon:
+        """The lexicon ``name``, from the graph cache, building the cache the first time (``progress`` is told the
+        fraction done as it goes). One lexicon is loaded (or built) once at a time; building one never holds up
+        loading another."""
         loaded = self._loaded.get(name)
         if loaded is not None:
             return loaded
@@ -187,11 +239,11 @@ class LexiconStore:
             try:
                 graph, gaddag = _load_checked(dawg_path), _load_checked(gaddag_path)
             except FileNotFoundError:  # never built here
-                graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path)
+                graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path, progress)
             except (ValueError, OSError) as bad:
                 log.warning("lexicon %s: the cached word graphs are not sound (%s): building them again", name, bad)
                 self.rebuilt[name] = str(bad)
-                graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path)
+                graph, gaddag = self._build_and_cache(name, raw, rules, dawg_path, gaddag_path, progress)
             lexicon = Lexicon(name, rules, graph, gaddag, description)
             self._loaded[name] = lexicon
             return lexicon
@@ -204,13 +256,19 @@ class LexiconStore:
         }
 
     def _build_and_cache(
-        self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path
+        self,
+        name: str,
+        raw: bytes,
+        rules: Ruleset,
+        dawg_path: Path,
+        gaddag_path: Path,
+        progress: Callable[[float], None] | None = None,
     ) -> tuple[WordGraph, WordGraph]:
         log.info("lexicon %s: building its word graphs", name)
         started = time.monotonic()
         self._building.add(name)
         try:
-            built = self._build(name, raw, rules, dawg_path, gaddag_path)
+            built = self._build(name, raw, rules, dawg_path, gaddag_path, progress)
         except BaseException:
             log.warning("lexicon %s: building its word graphs failed after %.1f s", name, time.monotonic() - started)
             raise
@@ -220,13 +278,30 @@ class LexiconStore:
         return built
 
     def _build(
-        self, name: str, raw: bytes, rules: Ruleset, dawg_path: Path, gaddag_path: Path
+        self,
+        name: str,
+        raw: bytes,
+        rules: Ruleset,
+        dawg_path: Path,
+        gaddag_path: Path,
+        progress: Callable[[float], None] | None = None,
     ) -> tuple[WordGraph, WordGraph]:
         words = sorted(set(gzip.decompress(raw).decode("ascii").split()))
         index = {ch: i for i, ch in enumerate(rules.tileset.letters)}
         encoded = [tuple(index[ch] for ch in w) for w in words]
         size = len(rules.tileset.letters)
-        graph, gaddag = WordGraph.build(encoded, size), WordGraph.build_gaddag(encoded, size)
+        # The work is counted in words for the DAWG, then in GADDAG entries (one per letter of each word).
+        total = len(encoded) + sum(len(w) for w in encoded)
+        done = 0
+
+        def tick() -> None:
+            nonlocal done
+            done += TICK_EVERY
+            if progress is not None:
+                progress(min(done / total, 0.99))
+
+        graph = WordGraph.build(ticking(encoded, tick), size)
+        gaddag = WordGraph.build_gaddag(encoded, size, tick)
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
             own = re.compile(rf"{re.escape(name)}-[0-9a-f]{{16}}\..+")  # not another lexicon's ("en-club-...")
@@ -240,51 +315,99 @@ class LexiconStore:
             return graph, gaddag  # a read-only data folder: keep the graphs in memory for this process
 
     def import_list(self, name: str, path: Path, rules_code: str, description: str = "") -> tuple[int, list[str]]:
-        """Add the word list at ``path`` (one word a line) as lexicon ``name``.
+        """Add the word list at ``path`` (one word a line; plain text, .gz or .zip) as lexicon ``name``, replacing an
+        imported one of that name: the command line's import (the pages go through :meth:`add_list`).
 
-        Returns the number of words kept and the lines skipped (with the reason). Accents are
-        removed; words of one letter or longer than the board are dropped; a word with a letter
-        outside the ruleset's tiles is skipped and reported.
+        Returns the number of words kept and the lines skipped (with the reason). Accents are removed; words of one
+        letter or longer than the board, and words with a letter outside the ruleset's tiles, are skipped.
         """
-        if not _NAME.match(name):
-            raise LexiconError(f"lexicon name {name!r}: use 1-40 lower-case letters, digits, '-' or '_'")
-        if name in wordlists.bundled():
-            raise LexiconError(f"lexicon name {name!r} is taken by a bundled lexicon")
+        self._check_name(name)
         rules = ruleset(rules_code)
         try:
-            text = Path(path).read_bytes().decode("utf-8-sig")
+            data = Path(path).read_bytes()
         except OSError as exc:
-            raise LexiconError(f"cannot read {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise LexiconError(f"{path} is not UTF-8 text") from None
-        allowed = set(rules.tileset.letters)
-        max_length = rules.layout.size
-        kept: set[str] = set()
-        skipped: list[str] = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            word = normalise_word(line)
-            if not word or word.startswith("#"):
-                continue
-            bad = sorted(set(word) - allowed)
-            if bad:
-                skipped.append(f"line {number}: {line.strip()!r} has {''.join(bad)!r}, not a tile letter")
-            elif not MIN_LENGTH <= len(word) <= max_length:
-                skipped.append(f"line {number}: {line.strip()!r} is not {MIN_LENGTH}-{max_length} letters")
-            else:
-                kept.add(word)
-        if not kept:
-            raise LexiconError(f"{path} holds no usable word")
+            raise LexiconError(f"cannot read {path}: {exc.strerror}", "unreadable") from None
+        try:
+            words, report = read_word_list(data, rules, Path(path).name, require_twos=False)
+        except WordListError as bad:
+            raise LexiconError(f"{path}: {bad}", bad.code) from None
+        self.add_list(name, words, rules.code, description=description or f"imported from {Path(path).name}")
+        self.set_status(name, "ready")
+        return len(words), [describe(line) for line in report.refused]
+
+    def _check_name(self, name: str) -> None:
+        if not _NAME.match(name):
+            raise LexiconError(f"lexicon name {name!r}: use 1-40 lower-case letters, digits, '-' or '_'", "bad_name")
+        if name in wordlists.bundled():
+            raise LexiconError(f"lexicon name {name!r} is taken by a bundled lexicon", "name_taken")
+
+    def add_list(
+        self, name: str, words: list[str], rules_code: str, edition: str = "", description: str = "", by: str = ""
+    ) -> None:
+        """Write ``words`` (sorted, checked) as lexicon ``name``, status ``building``: :meth:`build_graphs` makes it
+        ready. The word list is whole on disk before its record says it exists."""
+        self._check_name(name)
         self.imported_dir.mkdir(parents=True, exist_ok=True)
         target = self.imported_dir / f"{name}.txt.gz"
-        with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as out:
-            out.write(("\n".join(sorted(kept)) + "\n").encode("ascii"))
+        tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(gzip.compress(("\n".join(words) + "\n").encode("ascii"), compresslevel=6, mtime=0))
+        os.replace(tmp, target)
         meta = {
-            "rules": rules.code,
-            "description": description or f"imported from {Path(path).name}",
-            "words": str(len(kept)),
+            "rules": rules_code,
+            "edition": edition,
+            "description": description,
+            "words": len(words),
             "imported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "by": by,
+            "status": "building",
+            "progress": 0.0,
+            "heartbeat": time.time(),
         }
-        (self.imported_dir / f"{name}.json").write_text(json.dumps(meta, indent=2), "utf-8")
+        self._write_meta(name, meta)
         with self._lock:
             self._loaded.pop(name, None)
-        return len(kept), skipped
+
+    def _write_meta(self, name: str, meta: dict[str, Any]) -> None:
+        path = self.imported_dir / f"{name}.json"
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(json.dumps(meta, indent=2), "utf-8")
+        os.replace(tmp, path)  # a reader sees the old record or the new, never half
+
+    def set_status(self, name: str, status: str, **fields: Any) -> None:
+        """Record where lexicon ``name``'s build stands (``building`` with ``progress``, ``ready``, ``failed``)."""
+        meta = self._imported().get(name)
+        if meta is None:
+            return
+        meta.update(fields, status=status, heartbeat=time.time())
+        if status == "ready":
+            meta["progress"] = 1.0
+        self._write_meta(name, meta)
+
+    def build_graphs(self, name: str) -> None:
+        """Build imported lexicon ``name``'s word graphs, recording the progress in its record, then mark it ready
+        (or failed, with the reason)."""
+        last = [0.0]
+
+        def report(fraction: float) -> None:
+            if fraction - last[0] >= 0.02:
+                last[0] = fraction
+                self.set_status(name, "building", progress=round(fraction, 3))
+
+        try:
+            self.load(name, report)
+        except Exception as failure:
+            self.set_status(name, "failed", failure=str(failure) or type(failure).__name__)
+            raise
+        self.set_status(name, "ready")
+
+    def remove(self, name: str) -> None:
+        """Forget imported lexicon ``name``: its record, its list and its cached graphs."""
+        self._check_name(name)
+        (self.imported_dir / f"{name}.json").unlink(missing_ok=True)
+        (self.imported_dir / f"{name}.txt.gz").unlink(missing_ok=True)
+        if self.cache_dir.is_dir():
+            own = re.compile(rf"{re.escape(name)}-[0-9a-f]{{16}}\..+")
+            for stale in [path for path in self.cache_dir.iterdir() if own.fullmatch(path.name)]:
+                stale.unlink(missing_ok=True)
+        with self._lock:
+            self._loaded.pop(name, None)

@@ -20,13 +20,26 @@ import mmap
 import os
 import struct
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 MAGIC = b"TIRDAWG1"
 HEADER = struct.Struct("<8sIIII")  # magic, alphabet size, nodes, targets, root
 TERMINAL = 1 << 31
 LETTERS_MASK = TERMINAL - 1
+T = TypeVar("T")
+
+
+TICK_EVERY = 20_000
+
+
+def ticking(items: Iterable[T], tick: Callable[[], None]) -> Iterator[T]:
+    """``items``, calling ``tick`` after each :data:`TICK_EVERY` of them (a long build's progress)."""
+    for count, item in enumerate(items, start=1):
+        if count % TICK_EVERY == 0:
+            tick()
+        yield item
 
 
 class WordGraph:
@@ -147,7 +160,9 @@ class WordGraph:
         return cls(info, first, targets, len(nodes) - 1, alphabet_size)
 
     @classmethod
-    def build_gaddag(cls, words: Iterable[Sequence[int]], alphabet_size: int) -> WordGraph:
+    def build_gaddag(
+        cls, words: Iterable[Sequence[int]], alphabet_size: int, tick: Callable[[], None] | None = None
+    ) -> WordGraph:
         """Build the GADDAG of ``words`` (Gordon, 1994): for each word and each split point,
         the reversed prefix, the separator (letter index ``alphabet_size``), then the suffix.
 
@@ -161,7 +176,7 @@ class WordGraph:
             for split in range(1, len(word) + 1):
                 entries.append(word[split - 1 :: -1] + separator + word[split:])
         entries.sort()
-        return cls.build(entries, alphabet_size + 1)
+        return cls.build(entries if tick is None else ticking(entries, tick), alphabet_size + 1)
 
     def save(self, path: Path) -> None:
         """Write the graph atomically, so a concurrent reader never sees half a file."""
