@@ -105,13 +105,13 @@ def test_analyze_all_counts_every_play(
 
 def test_analyze_after_a_play(instance: Path, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
     board = Board.from_rows(en_rules.layout, TRAIN)
-    code, answer = call(instance, "analyze", {"board": TRAIN, "rack": "QIS", "all": True})
+    code, answer = call(instance, "analyze", {"board": TRAIN, "rack": "XIS", "all": True})
     assert code == 0
-    moves = {format_move(m): m.score for m in generate_moves(board, en_rules, en_lexicon, "QIS")}
+    moves = {format_move(m): m.score for m in generate_moves(board, en_rules, en_lexicon, "XIS")}
     assert answer["count"] == len(moves)
-    assert moves["7G QI"] == 44  # QI 21 across, QI 21 down, IN 2 (worked out in test_play.py)
-    assert answer["top_score"] == max(moves.values()) >= 44
-    assert answer["top"] == expected_top(board, en_rules, en_lexicon, "QIS", "english")
+    assert moves["7G XI"] == 36  # XI 17 across, XI 17 down, IN 2 (worked out in test_play.py)
+    assert answer["top_score"] == max(moves.values()) >= 36
+    assert answer["top"] == expected_top(board, en_rules, en_lexicon, "XIS", "english")
 
 
 def test_analyze_french(instance: Path, fr_rules: Ruleset, fr_lexicon: Lexicon) -> None:
@@ -148,9 +148,9 @@ def test_analyze_no_legal_play(rack: str, all_plays: bool, instance: Path) -> No
 
 
 def test_score_a_valid_play(instance: Path) -> None:
-    code, answer = call(instance, "score", {"board": TRAIN, "move": "7G QI", "rack": "QIEST"})
+    code, answer = call(instance, "score", {"board": TRAIN, "move": "7G XI", "rack": "XIEST"})
     assert code == 0
-    assert answer == {"move": "7G QI", "score": 44, "words": [["QI", 21], ["QI", 21], ["IN", 2]], "valid": True}
+    assert answer == {"move": "7G XI", "score": 36, "words": [["XI", 17], ["XI", 17], ["IN", 2]], "valid": True}
 
 
 def test_score_a_first_play(instance: Path) -> None:

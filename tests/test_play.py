@@ -222,11 +222,11 @@ def test_every_word_must_be_in_the_lexicon(train_board: Board, en_rules: Ruleset
 
 
 def test_only_the_invalid_words_are_listed(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    # 7F EX is valid (EX, EA, XI); 7F ZX forms ZX, ZA and XI, and only ZX is not a word.
-    assert validate(train_board, en_rules, en_lexicon, "7F EX").valid
+    # 7F AX is valid (AX, AA, XI); 7F PX forms PX, PA and XI, and only PX is not a word.
+    assert validate(train_board, en_rules, en_lexicon, "7F AX").valid
     with pytest.raises(InvalidWordsError) as caught:
-        validate(train_board, en_rules, en_lexicon, "7F ZX")
-    assert caught.value.words == ["ZX"]
+        validate(train_board, en_rules, en_lexicon, "7F PX")
+    assert caught.value.words == ["PX"]
 
 
 def test_invalid_words_error_survives_pickle_and_copy() -> None:
@@ -309,18 +309,18 @@ def test_premiums_count_only_when_covered(train_board: Board, en_rules: Ruleset,
 
 
 def test_cross_words_with_a_letter_premium(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    # 7G QI: Q on G7 (DL) = 20, I on H7 = 1.
-    # QI across 20 + 1 = 21; QI down (Q over the I of G8) 20 + 1 = 21; IN down (I over N of H8) 1 + 1 = 2.
-    # The letter premium counts in both words it is part of; H8's double word is spent. 21 + 21 + 2 = 44.
-    result = validate(train_board, en_rules, en_lexicon, "7G QI", "QI")
-    assert [(w.text, w.score) for w in result.words] == [("QI", 21), ("QI", 21), ("IN", 2)]
-    assert result.score == 44
+    # 7G XI: X on G7 (DL) = 16, I on H7 = 1.
+    # XI across 16 + 1 = 17; XI down (X over the I of G8) 16 + 1 = 17; IN down (I over N of H8) 1 + 1 = 2.
+    # The letter premium counts in both words it is part of; H8's double word is spent. 17 + 17 + 2 = 36.
+    result = validate(train_board, en_rules, en_lexicon, "7G XI", "XI")
+    assert [(w.text, w.score) for w in result.words] == [("XI", 17), ("XI", 17), ("IN", 2)]
+    assert result.score == 36
 
 
 def test_cross_words_with_a_blank_on_the_premium(train_board: Board, en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    # 7G qI with a blank q: 0 + 1 = 1 across, 0 + 1 = 1 down, IN 2: total 4.
-    result = validate(train_board, en_rules, en_lexicon, "7G qI", "?I")
-    assert [(w.text, w.score) for w in result.words] == [("qI", 1), ("qI", 1), ("IN", 2)]
+    # 7G xI with a blank x: 0 + 1 = 1 across, 0 + 1 = 1 down, IN 2: total 4.
+    result = validate(train_board, en_rules, en_lexicon, "7G xI", "?I")
+    assert [(w.text, w.score) for w in result.words] == [("xI", 1), ("xI", 1), ("IN", 2)]
     assert result.score == 4
 
 
@@ -374,11 +374,11 @@ def test_move_equality_is_by_the_new_tiles() -> None:
 
 
 def test_score_handler_matches_the_engine(train_board: Board, lexicon_store: LexiconStore) -> None:
-    request = {"board": train_board.rows(), "move": "7G QI", "rack": "QIEST"}
+    request = {"board": train_board.rows(), "move": "7G XI", "rack": "XIEST"}
     assert score_handler(request, lexicon_store) == {
-        "move": "7G QI",
-        "score": 44,
-        "words": [["QI", 21], ["QI", 21], ["IN", 2]],
+        "move": "7G XI",
+        "score": 36,
+        "words": [["XI", 17], ["XI", 17], ["IN", 2]],
         "valid": True,
     }
     phony = score_handler({"board": train_board.rows(), "move": "9D ZZ"}, lexicon_store)
