@@ -37,7 +37,7 @@ from .rules import Ruleset, ruleset
 from .wordgraph import TICK_EVERY, WordGraph, ticking
 from .wordlist import WordListError, describe, normalise_word, read_word_list
 
-__all__ = ["Lexicon", "LexiconError", "LexiconStore", "normalise_word"]
+__all__ = ["Lexicon", "LexiconError", "LexiconStore", "build_imported", "normalise_word"]
 
 GRAPH_VERSION = "2"
 STALE_SECONDS = 120.0  # a build whose progress has not moved for this long died with its process
@@ -411,3 +411,9 @@ class LexiconStore:
                 stale.unlink(missing_ok=True)
         with self._lock:
             self._loaded.pop(name, None)
+
+
+def build_imported(data_dir: str, name: str) -> None:
+    """A build process's work (trainer.core.lexicon_uploads): lexicon ``name``'s graphs, its record kept up to date."""
+    logging.basicConfig(level=logging.INFO)
+    LexiconStore(Path(data_dir)).build_graphs(name)

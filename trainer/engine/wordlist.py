@@ -26,12 +26,12 @@ REFUSED_SHOWN = 200  # refused lines a report keeps (their count is always whole
 
 
 class WordListError(ValueError):
-    """A file that cannot be a word list: ``code`` names the reason, ``detail`` any figure the message needs."""
+    """A file that cannot be a word list: ``code`` names the reason, ``params`` any figure the message needs."""
 
-    def __init__(self, code: str, message: str, **detail: object) -> None:
+    def __init__(self, code: str, message: str, **params: object) -> None:
         super().__init__(message)
         self.code = code
-        self.detail = detail
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,9 @@ def unpack(data: bytes, filename: str = "") -> tuple[bytes, str]:
                 members = [m for m in archive.infolist() if not m.is_dir() and not m.filename.startswith("__MACOSX/")]
                 if len(members) != 1:
                     names = ", ".join(m.filename for m in members) or "nothing"
-                    raise WordListError("zip_members", f"the .zip file must hold one word list; it holds {names}")
+                    raise WordListError(
+                        "zip_members", f"the .zip file must hold one word list; it holds {names}", names=names
+                    )
                 with archive.open(members[0]) as member:
                     text = member.read(MAX_TEXT_BYTES + 1)
         except (zipfile.BadZipFile, EOFError, OSError, zlib.error):
@@ -99,7 +101,8 @@ def unpack(data: bytes, filename: str = "") -> tuple[bytes, str]:
 
 def _within_limit(text: bytes) -> bytes:
     if len(text) > MAX_TEXT_BYTES:
-        raise WordListError("too_large", f"the list is larger than {MAX_TEXT_BYTES // (1024 * 1024)} MB of text")
+        mb = MAX_TEXT_BYTES // (1024 * 1024)
+        raise WordListError("too_large", f"the list is larger than {mb} MB of text", mb=mb)
     if not text.strip():
         raise WordListError("empty", "the file is empty")
     return text

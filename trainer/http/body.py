@@ -23,7 +23,7 @@ from .negotiate import is_api_request
 MAX_BODY = 64 * 1024  # the JSON API: settings, a play, a correction are a few hundred bytes
 MAX_FORM = 256 * 1024  # a page's form (a word wall's pasted words are the largest, 20,000 characters)
 MAX_UPLOAD = 50 * 1024 * 1024  # a file a learner brings (a Zyzzyva cardbox or a word list)
-UPLOAD_PATHS = frozenset({"/study/decks/import"})  # the forms that take a file
+UPLOAD_PATHS = frozenset({"/study/decks/import", "/director/lexicons/upload"})  # the forms that take a file
 SMALL_FILE_PATHS = frozenset({"/director/games/new"})  # forms that take a small file within a form's limit (draws)
 LARGE_FORM_PATHS = {"/study/decks/new": 8 * 1024 * 1024}  # a deck's pasted list: up to 2,000,000 characters
 BODY_SECONDS = 20.0  # for a body to arrive whole (an upload: UPLOAD_SECONDS)
@@ -49,6 +49,11 @@ class UnstorableText(BadRequest):
     """A page's form holds a character no database stores (NUL); its error page says so."""
 
 
+class UploadCutOff(BadRequest):
+    """A file's form that ended before its end (the connection dropped): its error page says to send it again,
+    where the CSRF check would have called it an expired form."""
+
+
 def _too_large() -> Refused:
     return Refused("body_too_large", f"the request body is too large (at most {MAX_BODY // 1024} KiB)")
 
@@ -69,6 +74,10 @@ def _limit_body() -> None:
     takes_files = request.path in UPLOAD_PATHS or request.path in SMALL_FILE_PATHS
     if not api and request.mimetype.startswith("multipart/") and not takes_files and request.files:
         abort(415)
+    if takes_files and request.mimetype.startswith("multipart/") and request.content_length:
+        # Werkzeug reads a form that ends before its closing boundary as empty; every form of ours has fields.
+        if not request.form and not request.files:
+            raise UploadCutOff()
     if not api and request.method == "POST" and any("\x00" in value for value in request.form.values()):
         raise UnstorableText()
 

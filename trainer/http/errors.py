@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..core.database import database_error_summary, recover_from
 from ..core.errors import Refused
-from .body import UnstorableText
+from .body import UnstorableText, UploadCutOff
 from .negotiate import is_api_request, wants_json
 
 DATABASE_UNAVAILABLE = (
@@ -34,7 +34,8 @@ _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_ga
               "assistant_cannot_direct",
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
 _NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card",
-              "unknown_ruling", "unknown_table", "unknown_bulletin_player", "unknown_competition")  # fmt: skip
+              "unknown_ruling", "unknown_table", "unknown_bulletin_player", "unknown_competition",
+              "upload_not_found", "unknown_lexicon")  # fmt: skip
 _CONFLICT = (
     # a room's state does not allow it now
     "already_started", "game_finished", "round_closed", "round_not_closed", "not_running", "not_paused",
@@ -42,13 +43,15 @@ _CONFLICT = (
     # taken already
     "name_taken", "learner_taken", "director_taken", "already_found", "found_by_you", "ruling_cancelled",
     "table_taken", "bulletin_late", "no_round_for_bulletin", "fixed_top", "already_in_competition",
-    "not_simultaneous", "not_tournament", "rooms_differ",
+    "not_simultaneous", "not_tournament", "rooms_differ", "lexicon_name_taken", "lexicon_not_failed",
     # nothing to take back
     "nothing_to_grade", "nothing_to_undo",
     # a learner's quota is full
     "deck_quota", "card_quota",
+    # the game's lexicon is no longer the list it was played with
+    "lexicon_changed",
 )  # fmt: skip
-_TOO_LARGE = ("body_too_large", "file_too_big")
+_TOO_LARGE = ("body_too_large", "file_too_big", "word_list_too_large", "word_list_too_many")
 _UNAVAILABLE = ("no_code", "builder_busy")
 
 STATUS: dict[str, int] = {
@@ -107,6 +110,8 @@ def _error_text(code: int, error: HTTPException | None = None) -> tuple[str, str
         return _("Request refused"), _(
             "What you typed holds an invisible control character that cannot be stored. Remove it and try again."
         )
+    if isinstance(error, UploadCutOff):
+        return _("Upload cut off"), _("The upload was cut off before the whole file arrived: send it again.")
     if isinstance(error, CSRFError):
         return _("Form expired"), _(
             "This form is too old or came from another page. Go back, reload the page and try again."

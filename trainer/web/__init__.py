@@ -92,10 +92,23 @@ def _this_page_with(name: str, value: str) -> str:
 
 def init_app(app: Flask) -> None:
     """Wire logins, the language and theme cookies, the templates' context and the blueprints into ``app``."""
-    from . import account, auth, bulletins, competitions, director, pages, play, projector, sheets, study, wall
+    from . import (
+        account,
+        auth,
+        bulletins,
+        competitions,
+        director,
+        lexicons,
+        pages,
+        play,
+        projector,
+        sheets,
+        study,
+        wall,
+    )
 
     auth.init_app(app)
     app.after_request(_remember_language)
     app.context_processor(_language_context)
-    for module in (pages, account, director, bulletins, competitions, play, projector, sheets, study, wall):
+    for module in (pages, account, director, bulletins, competitions, lexicons, play, projector, sheets, study, wall):
         app.register_blueprint(module.bp)

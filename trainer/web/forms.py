@@ -44,6 +44,11 @@ class Form(FlaskForm):
         flask_form: Any = super()
         return bool(flask_form.validate_on_submit(extra_validators))
 
+    def _select(self, name: str) -> SelectField:
+        field = self[name]
+        assert isinstance(field, SelectField), name
+        return field
+
 
 class LoginForm(Form):
     username = StringField(
@@ -156,11 +161,6 @@ class _GameSettingsForm(Form):
             ("french", _l("French (H4)")),
         ]
         self._select("mode").choices = [(mode.name, _l(mode.title)) for mode in MODES.values()]
-
-    def _select(self, name: str) -> SelectField:
-        field = self[name]
-        assert isinstance(field, SelectField), name
-        return field
 
     def sections(self) -> list[tuple[Any, list[Field]]]:
         """The form's fieldsets, in the declaration's order: (translated title, fields)."""
@@ -359,3 +359,33 @@ class ImportForm(Form):
         validators=[FileRequired(_l("Choose a file."))],
         description=_l("A Zyzzyva cardbox (its .db file: your schedule is kept) or a plain word list (.txt)."),
     )
+
+
+class LexiconUploadForm(Form):
+    """A club's word list and what to call it (docs/lexicons.md): read and reported before it is accepted."""
+
+    file = FileField(
+        _l("Word list"),
+        validators=[FileRequired(_l("Choose a file."))],
+        description=_l("One word a line, any case, accents allowed: a text file, or a .gz or .zip holding one."),
+    )
+    rules = SelectField(_l("Rules"), default="fr")
+    name = StringField(
+        _l("Name"),
+        validators=[DataRequired(_l("Give the lexicon a name.")), Length(max=40)],
+        description=_l("What the game form shows: lower-case letters, digits, '-' or '_', like ods8."),
+    )
+    edition = StringField(
+        _l("Edition"),
+        validators=[DataRequired(_l("Say which edition this is.")), Length(max=80)],
+        description=_l("Printed on every sheet of the games played with it, like “ODS 8 (2019)”."),
+    )
+    description = StringField(_l("Description"), validators=[Length(max=200)])
+    compare_with = SelectField(_l("Compare with"), default="")
+
+    def fill_choices(self, lexicons: dict[str, dict[str, str]]) -> None:
+        self._select("rules").choices = [(code, ruleset(code).name) for code in ruleset_codes()]
+        self._select("compare_with").choices = [("", _l("Nothing"))] + [
+            (name, f"{name} · {entry['edition']}" if entry["edition"] else name)
+            for name, entry in sorted(lexicons.items())
+        ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from flask_babel import format_number, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from ..core.errors import Refused
 from ..engine.errors import EngineError
@@ -124,6 +124,11 @@ def _game_messages() -> dict[str, Say]:
             round=p.get("round", ""),
         ),
         "no_round_for_bulletin": lambda p: _("No round is being played or has just closed."),
+        "lexicon_changed": lambda p: _(
+            "The list %(lexicon)s has changed since round %(round)s was judged: this bulletin can no longer be taken.",
+            lexicon=p.get("lexicon", ""),
+            round=p.get("round", ""),
+        ),
         "assistant_cannot_direct": lambda p: _("An assistant arbiter only enters paper bulletins."),
         "bad_declared": lambda p: _("Say whether the slip was handed in before the deadline: true or false."),
         "no_game": lambda p: _("Choose one of your games."),
@@ -180,6 +185,48 @@ def _game_messages() -> dict[str, Say]:
         "draws_file_too_big": lambda p: _(
             "This file is too large for a list of draws (at most %(size)s characters).", size=p.get("size", "")
         ),
+        **_word_list_messages(),
+    }
+
+
+def _word_list_messages() -> dict[str, Say]:
+    """What is wrong with an uploaded word list or the lexicon's name (docs/lexicons.md)."""
+    return {
+        "word_list_empty": lambda p: _("The file is empty."),
+        "word_list_cut_off": lambda p: _(
+            "The file is cut off or damaged (an upload that did not finish, or a .gz or .zip copied only in part):"
+            " send it again."
+        ),
+        "word_list_zip_members": lambda p: _(
+            "The .zip file must hold one word list; it holds: %(names)s.", names=p.get("names", "")
+        ),
+        "word_list_too_large": lambda p: _(
+            "The list is larger than %(mb)s MB of text: is it a word list?", mb=p.get("mb", 64)
+        ),
+        "word_list_binary": lambda p: _("This is not a text file: save the list as plain text, one word a line."),
+        "word_list_no_words": lambda p: _(
+            "The file holds no word of two letters or more written with this game's letters."
+        ),
+        "word_list_no_twos": lambda p: _(
+            "The list has no two-letter word: a whole word list has them. Is this the right file?"
+        ),
+        "word_list_too_many": lambda p: _(
+            "The list holds more than %(limit)s words: no word game's lexicon is that large.",
+            limit=format_number(p.get("limit", 2_000_000)),
+        ),
+        "lexicon_bad_name": lambda p: _(
+            "Write the name with 1 to 40 lower-case letters, digits, “-” or “_”, starting with a letter or a digit."
+        ),
+        "lexicon_name_taken": lambda p: _(
+            "There is a lexicon named “%(name)s” already: choose another name (or add the edition to it, like"
+            " %(name)s-2).",
+            name=p.get("name", ""),
+        ),
+        "upload_not_found": lambda p: _(
+            "This upload is no longer waiting: it was accepted, discarded or left for more than a day."
+        ),
+        "unknown_lexicon": lambda p: _("There is no lexicon named “%(lexicon)s”.", lexicon=p.get("lexicon", "")),
+        "lexicon_not_failed": lambda p: _("This lexicon's build has not failed: there is nothing to build again."),
     }
 
 

@@ -1,8 +1,8 @@
-// A deck being built (templates/drills/building.html): asks for its progress every second and moves the bar;
-// once the deck is built (or could not be), the page is loaded again and shows the first card or why.
+// A deck or a lexicon being built (templates/drills/building.html, templates/lexicons/lexicon.html): asks for its
+// progress every second and moves the bar; once it is built (or could not be), the page is loaded again and says so.
 "use strict";
 (function () {
-  const region = document.getElementById("deck-progress");
+  const region = document.querySelector("[data-build-progress]");
   if (!region) return;
   const bar = region.querySelector("progress");
   const said = region.querySelector("[data-per-cent]");
@@ -10,14 +10,14 @@
     try {
       const answer = await fetch(region.dataset.statusUrl, { headers: { Accept: "application/json" } });
       if (answer.ok) {
-        const deck = await answer.json();
-        if (deck.status !== "building") {
+        const build = await answer.json();
+        if (build.status !== "building") {
           window.location.reload();
           return;
         }
-        bar.value = deck.progress;
-        bar.textContent = `${deck.progress} %`;
-        said.textContent = String(deck.progress);
+        bar.value = build.progress;
+        bar.textContent = `${build.progress} %`;
+        said.textContent = String(build.progress);
       }
     } catch (error) {
       // the server is away for a moment: ask again
