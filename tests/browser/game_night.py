@@ -170,9 +170,11 @@ class Director:
         round_seconds: int = 600,
         seed: int | None = None,
         draws: str = "",
+        lexicon: str = "",
     ) -> Game:
         """Through the New game form; the reveal pause left empty, so the director starts each round. ``draws``:
-        a list of imposed draws pasted in the form (docs/rules.md §6.18)."""
+        a list of imposed draws pasted in the form (docs/rules.md §6.18); ``lexicon``: one of the form's choices
+        (the rules' default when empty)."""
         page = self.console
         page.locator('a[href$="/director/games/new"]').click()
         expect(page).to_have_url(re.compile(r"/director/games/new$"))
@@ -181,6 +183,8 @@ class Director:
         page.locator("#round_seconds").fill(str(round_seconds))
         page.locator("#reveal_seconds").fill("")
         page.locator("#seed").fill("" if seed is None else str(seed))
+        if lexicon:
+            page.locator("#lexicon").select_option(lexicon)
         if draws:
             page.locator("#draws").fill(draws)
         page.locator("form.settings-form button[type=submit]").click()
