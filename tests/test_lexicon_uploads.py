@@ -1,4 +1,4 @@
-"""A club's word list loaded from the browser (docs/lexicons.md): the report before anything is kept, the build in a
+"""A club's word list loaded from the browser (docs/rules.md §2.4): the report before anything is kept, the build in a
 process of its own with its progress, the lexicon offered once built, and every bad file refused with a message
 that says what is wrong, leaving nothing half-built."""
 

@@ -1,4 +1,4 @@
-"""A club's own word list loaded in real Chromium (docs/lexicons.md): the director uploads a list of a thousand
+"""A club's own word list loaded in real Chromium (docs/rules.md §2.4): the director uploads a list of a thousand
 words, reads its report (the two-letter words, the lines left out, the difference with en), accepts it, watches
 the progress bar until the lexicon is built, and a phone plays a round judged by it."""
 

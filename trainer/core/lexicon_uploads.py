@@ -1,4 +1,4 @@
-"""A club's word list from the browser: read, reported, then accepted and built in the background (docs/lexicons.md).
+"""A club's word list from the browser: read, reported, then accepted and built in the background (docs/rules.md §2.4).
 
 1. :func:`stage` reads the upload (trainer.engine.wordlist), compares it with another lexicon and keeps it,
    with its report, as a *pending upload* in the instance folder (``lexicons/pending/<token>``): nothing is a

@@ -1,4 +1,4 @@
-"""A club's word list, read and judged line by line before it becomes a lexicon (docs/lexicons.md).
+"""A club's word list, read and judged line by line before it becomes a lexicon (docs/rules.md §2.4).
 
 A list arrives as bytes: plain text, ``.gz`` or a ``.zip`` holding one text file; UTF-8 (with or without a byte
 order mark) or, failing that, Windows-1252, which is what old French editors save. Each line is one word in any

@@ -74,10 +74,10 @@ def _limit_body() -> None:
     takes_files = request.path in UPLOAD_PATHS or request.path in SMALL_FILE_PATHS
     if not api and request.mimetype.startswith("multipart/") and not takes_files and request.files:
         abort(415)
-    if takes_files and request.mimetype.startswith("multipart/") and request.content_length:
-        # Werkzeug reads a form that ends before its closing boundary as empty; every form of ours has fields.
-        if not request.form and not request.files:
-            raise UploadCutOff()
+    # Werkzeug reads a form that ends before its closing boundary as empty; every form of ours has fields.
+    multipart = request.mimetype.startswith("multipart/")
+    if takes_files and multipart and request.content_length and not request.form and not request.files:
+        raise UploadCutOff()
     if not api and request.method == "POST" and any("\x00" in value for value in request.form.values()):
         raise UnstorableText()
 

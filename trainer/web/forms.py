@@ -362,7 +362,7 @@ class ImportForm(Form):
 
 
 class LexiconUploadForm(Form):
-    """A club's word list and what to call it (docs/lexicons.md): read and reported before it is accepted."""
+    """A club's word list and what to call it (docs/rules.md §2.4): read and reported before it is accepted."""
 
     file = FileField(
         _l("Word list"),

@@ -2,7 +2,7 @@
 
 Uploading reads the file and shows its report (words by length, the two-letter words, the lines refused and why,
 what it adds to and drops from another lexicon) before anything becomes a lexicon; accepting it builds its word
-graphs in the background, with a progress bar (trainer.core.lexicon_uploads, docs/lexicons.md).
+graphs in the background, with a progress bar (trainer.core.lexicon_uploads, docs/rules.md §2.4).
 """
 
 from __future__ import annotations
