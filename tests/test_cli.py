@@ -285,14 +285,15 @@ def test_score_bad_input(instance: Path) -> None:
 def test_import_a_lexicon_and_analyze_with_it(instance: Path, tmp_path: Path) -> None:
     word_list = tmp_path / "club.txt"
     word_list.write_text("train\nrains\nTRAINS\nété\nbad word!\n", "utf-8")
-    proc = run(instance, "lexicon", "import", "club", str(word_list), "--rules", "en")
+    proc = run(instance, "lexicon", "import", "club", str(word_list), "--rules", "en", "--edition", "2026")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "lexicon club: 4 words (en), 1 lines skipped"
-    assert proc.stderr.strip() == "skipped line 5: 'bad word!' has ' !', not a tile letter"
+    assert proc.stderr.strip() == "skipped line 5: 'bad word!' holds more than one word"
     assert list((instance / "cache").glob("club-*.dawg"))  # the graph was built in the instance folder
 
-    listing = run(instance, "lexicon", "list")
-    assert "club\ten\t" in listing.stdout
+    listing = run(instance, "lexicon", "list").stdout.splitlines()
+    assert "en\ten\tENABLE 1\tbundled\t" in listing[0]
+    assert "club\ten\t2026\tready\timported from club.txt" in listing
     assert LexiconStore(instance).load("club").words() == ["ETE", "RAINS", "TRAIN", "TRAINS"]
 
     # Only TRAIN, RAINS, TRAINS and ETE exist. Best with AINRST: TRAINS (6 x 1) over H8 and a double
@@ -331,7 +332,7 @@ def test_import_errors(instance: Path, tmp_path: Path) -> None:
     empty.write_text("", "utf-8")
     proc = run(instance, "lexicon", "import", "club2", str(empty), "--rules", "en")
     assert proc.returncode != 0
-    assert "holds no usable word" in proc.stderr
+    assert "the file is empty" in proc.stderr
     assert "club2" not in run(instance, "lexicon", "list").stdout
 
 

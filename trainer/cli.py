@@ -296,9 +296,15 @@ def lexicon() -> None:
 
 @lexicon.command("list")
 def lexicon_list() -> None:
-    """The lexicons this server knows."""
-    for name, entry in _store().catalogue().items():
-        click.echo(f"{name}\t{entry['rules']}\t{entry['description']}")
+    """The lexicons this server knows: name, rules, edition, status (an imported one may be building), description."""
+    store = _store()
+    imported = store.imported()
+    for name, entry in store.catalogue().items():
+        if name not in imported:
+            click.echo(f"{name}\t{entry['rules']}\t{entry['edition']}\tbundled\t{entry['description']}")
+    for name, record in sorted(imported.items()):
+        fields = (record["rules"], record.get("edition", ""), record["status"], record.get("description", ""))
+        click.echo("\t".join((name, *fields)))
 
 
 @lexicon.command("build")
@@ -323,11 +329,12 @@ def lexicon_build(names: tuple[str, ...]) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--rules", "rules_code", required=True, type=click.Choice(ruleset_codes()), help="Ruleset of the list.")
 @click.option("--description", default="", help="A line saying what the list is.")
-def lexicon_import(name: str, file: Path, rules_code: str, description: str) -> None:
-    """Add the word list FILE (one word a line) as lexicon NAME."""
+@click.option("--edition", default="", help="Which edition of the list this is (printed on the games' sheets).")
+def lexicon_import(name: str, file: Path, rules_code: str, description: str, edition: str) -> None:
+    """Add the word list FILE (one word a line; text, .gz or .zip) as lexicon NAME, replacing an imported one."""
     store = _store()
     try:
-        kept, skipped = store.import_list(name, file, rules_code, description)
+        kept, skipped = store.import_list(name, file, rules_code, description, edition)
         store.load(name)  # build the word graph now rather than at the first game
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None

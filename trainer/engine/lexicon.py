@@ -314,7 +314,9 @@ class LexiconStore:
         except OSError:
             return graph, gaddag  # a read-only data folder: keep the graphs in memory for this process
 
-    def import_list(self, name: str, path: Path, rules_code: str, description: str = "") -> tuple[int, list[str]]:
+    def import_list(
+        self, name: str, path: Path, rules_code: str, description: str = "", edition: str = ""
+    ) -> tuple[int, list[str]]:
         """Add the word list at ``path`` (one word a line; plain text, .gz or .zip) as lexicon ``name``, replacing an
         imported one of that name: the command line's import (the pages go through :meth:`add_list`).
 
@@ -331,7 +333,8 @@ class LexiconStore:
             words, report = read_word_list(data, rules, Path(path).name, require_twos=False)
         except WordListError as bad:
             raise LexiconError(f"{path}: {bad}", bad.code) from None
-        self.add_list(name, words, rules.code, description=description or f"imported from {Path(path).name}")
+        described = description or f"imported from {Path(path).name}"
+        self.add_list(name, words, rules.code, edition=edition, description=described)
         self.set_status(name, "ready")
         return len(words), [describe(line) for line in report.refused]
 
