@@ -50,7 +50,7 @@ def test_home_page_in_english_by_default(client: FlaskClient) -> None:
         assert text_ in body
     for code in ruleset_codes():
         assert f"<code>{code}</code>" in body
-    assert "English word list" in body  # the bundled lexicon's description
+    assert "ENABLE (public domain)" in body  # the bundled lexicon's description
     assert 'href="/?lang=fr"' in body and ">Français<" in body
 
 

@@ -538,7 +538,7 @@ def test_a_costly_deck_is_built_in_its_own_process_and_stopped_past_its_time(
             return "" if "Building this deck" in text else text
 
         shown = wait_until(built, "the deck to be built", 30, str)
-        assert "AEINORT" in shown, shown[:600]
+        assert "ADEINOR" in shown, shown[:600]  # the likeliest seven with a word (ANEROID)
         # A pasted list is read in the background too; the lines left out are said once the deck is there.
         mine = {**small, "name": "mine", "kind": "words", "words": "RETAINS\nQZXV\nSILENT"}
         learner.open("/study/decks/new", mine)

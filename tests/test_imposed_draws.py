@@ -295,39 +295,39 @@ def test_the_rack_is_the_lines_whatever_the_top_left(en_rules: Ruleset, en_lexic
 
 
 def test_the_top_that_leaves_the_lists_reliquat_is_placed_first(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    """docs/rules.md §6.7's AEKNORR on TRAIN: ANKER (leaves OR) comes first, then OAKER (NR), OAKEN (RR). With
-    a list that keeps NR for the next round, OAKER comes first; the other two keep their order."""
+    """docs/rules.md §6.7's EINNNPY on TRAIN: PENNY (leaves IN) comes first, then PINNY (EN), PINEY (NN). With
+    a list that keeps EN for the next round, PINNY comes first; the other two keep their order."""
     board = Board.empty(en_rules)
     board.place(parse_move("8D TRAIN", board).tiles)
-    rack = "AEKNORR"
+    rack = "EINNNPY"
     score, tops = top_moves(board, en_rules, en_lexicon, rack)
     ordered = tuple(order_tops(tops, rack))
-    assert [format_move(m) for m in ordered] == ["7E ANKER", "7E OAKER", "7E OAKEN"]
+    assert [format_move(m) for m in ordered] == ["7G PENNY", "7G PINNY", "7G PINEY"]
     analysis = Analysis(score, ordered, ((score, 3),), (*ordered, *ordered[:1]))
-    imposed = parse("AEKNORR\nNR+ABCDE\n", en_rules, RULE)
+    imposed = parse("EINNNPY\nEN+ABCDE\n", en_rules, RULE)
     chosen = imposed.published_top_first(analysis, 1, rack)
-    assert [format_move(m) for m in chosen.tops] == ["7E OAKER", "7E ANKER", "7E OAKEN"]
+    assert [format_move(m) for m in chosen.tops] == ["7G PINNY", "7G PENNY", "7G PINEY"]
     assert chosen.best[:3] == chosen.tops and chosen.best[3:] == analysis.best[3:]
-    assert reliquat_after(rack, chosen.tops[0]) == "NR"
+    assert reliquat_after(rack, chosen.tops[0]) == "EN"
     # The last line has no next reliquat, and a list that keeps what no top leaves changes nothing.
     assert imposed.published_top_first(analysis, 2, rack) is analysis
-    assert parse("AEKNORR\nAR+ABCDE\n", en_rules, RULE).published_top_first(analysis, 1, rack) is analysis
+    assert parse("EINNNPY\nEI+ABCDE\n", en_rules, RULE).published_top_first(analysis, 1, rack) is analysis
 
 
 def test_the_game_places_the_top_that_keeps_to_the_published_game(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
-    """ADEEKLW on the empty board has three across tops of 36, in this order: KAWED (leaves EL), WALKED (E),
-    WELKED (A). The list keeps A for round 2: WELKED is placed, and the board is the published game's."""
-    rack = "ADEEKLW"
+    """ADEEFGW on the empty board has three across tops of 28, in this order: FADGE (leaves EW), WAGED (EF),
+    WEDGE (AF). The list keeps AF for round 2: WEDGE is placed, and the board is the published game's."""
+    rack = "ADEEFGW"
     _score, tops = top_moves(Board.empty(en_rules), en_rules, en_lexicon, rack)
     across = [m for m in order_tops(tops, rack, across_first=True) if m.horizontal]
     assert [(format_move(m), reliquat_after(rack, m)) for m in across[:3]] == [
-        ("8D KAWED", "EL"),
-        ("8D WALKED", "E"),
-        ("8D WELKED", "A"),
+        ("8D FADGE", "EW"),
+        ("8D WAGED", "EF"),
+        ("8D WEDGE", "AF"),
     ]
     setup = Setup(en_rules, en_lexicon, "english", RULE, seed=1, first_play_across=True)
-    game = simulate(replace(setup, imposed=parse("ADEEKLW\nA+BCDEIO\n", en_rules, RULE)))
-    assert (format_move(game.rounds[0].placed), game.rounds[0].reliquat) == ("8D WELKED", "A")
-    assert [r.draw.rack for r in game.rounds] == ["ADEEKLW", "ABCDEIO"]
-    alone = simulate(replace(setup, imposed=parse("ADEEKLW\n", en_rules, RULE)))  # no next line: the tie-break's own
-    assert format_move(alone.rounds[0].placed) == "8D KAWED"
+    game = simulate(replace(setup, imposed=parse("ADEEFGW\nAF+BDEIO\n", en_rules, RULE)))
+    assert (format_move(game.rounds[0].placed), game.rounds[0].reliquat) == ("8D WEDGE", "AF")
+    assert [r.draw.rack for r in game.rounds] == ["ADEEFGW", "AFBDEIO"]
+    alone = simulate(replace(setup, imposed=parse("ADEEFGW\n", en_rules, RULE)))  # no next line: the tie-break's own
+    assert format_move(alone.rounds[0].placed) == "8D FADGE"

@@ -252,23 +252,26 @@ def test_studying_through_the_pages(study_app: Flask) -> None:
     client = study_app.test_client()
     assert client.get("/study/").headers["Location"].startswith("/study/login")
     _sign_up(client)
-    made = client.post("/study/decks/new", data={**DECK_FORM, "csrf_token": _token(client, "/study/decks/new")})
+    # The deck starts at rank 3 of the 7-letter alphagrams with words in ENABLE (1 is ADEINOR: ANEROID
+    # alone; 2 is AEILNOR), so its first card, AEILNOT, has two words: ELATION and TOENAIL.
+    form = {**DECK_FORM, "first": "3", "csrf_token": _token(client, "/study/decks/new")}
+    made = client.post("/study/decks/new", data=form)
     assert made.status_code == 303
     study_url = made.headers["Location"]
     page = client.get(study_url).get_data(as_text=True)
     prompt = re.search(r'class="prompt">([A-Z?]+)<', page)
     card = re.search(r'name="card" value="(\d+)"', page)
-    assert prompt and card and prompt.group(1) == "AEINORT"  # the likeliest 7-letter alphagram with words
+    assert prompt and card and prompt.group(1) == "AEILNOT"  # the deck's likeliest 7-letter alphagram
     token = _token(client, study_url)
     checked = client.post(
         f"{study_url}/check",
-        data={"csrf_token": token, "card": card.group(1), "word": "otarine"},
+        data={"csrf_token": token, "card": card.group(1), "word": "toenail"},
         headers={"Accept": "application/json"},
     )
-    assert checked.get_json() == {"right": ["OTARINE"], "wrong": []}
+    assert checked.get_json() == {"right": ["TOENAIL"], "wrong": []}
     answered = client.post(
         f"{study_url}/answer",
-        data={"csrf_token": token, "card": card.group(1), "answers": "OTARINE notaire", "seconds": "3"},
+        data={"csrf_token": token, "card": card.group(1), "answers": "TOENAIL elation", "seconds": "3"},
     )
     shown = client.get(answered.headers["Location"]).get_data(as_text=True)
     assert "All right!" in shown and "Grade: Easy" in shown
@@ -276,10 +279,10 @@ def test_studying_through_the_pages(study_app: Flask) -> None:
     assert graded.status_code == 303
     with study_app.app_context():
         review = db.session.execute(select(Review)).scalar_one()
-        assert (review.rating, review.suggested, review.answers) == (2, 4, ["OTARINE", "NOTAIRE"])
+        assert (review.rating, review.suggested, review.answers) == (2, 4, ["TOENAIL", "ELATION"])
     assert client.get("/study/progress").status_code == 200
     export = client.get(f"{study_url}/export.csv")
-    assert export.status_code == 200 and "anagram:en:AEINORT" in export.get_data(as_text=True)
+    assert export.status_code == 200 and "anagram:en:AEILNOT" in export.get_data(as_text=True)
 
 
 def test_a_learners_decks_are_theirs_alone(study_app: Flask) -> None:
