@@ -427,11 +427,14 @@ def test_phone_and_projector_pass_axe_in_both_themes_and_the_contrast_theme_reac
     bea.submit(where.written(where.plain()))
     night.errors.tolerate(ann.context, r"status of 422 .*/(submit|plays)")
 
+    # A word of the rack's tiles alone (none played through), so the rack holds every letter of it.
+    own_word = next(m.word for m in where.moves if not m.blanks and len(m.tiles) == len(m.word))
+
     def refused_play_with_its_preview() -> None:
-        ann.type_play(f"1A {where.plain().word}")  # away from the tiles: a preview and an error
+        ann.type_play(f"1A {own_word}")  # away from the tiles: a preview and an error
         ann.hand_in()
         expect(ann.error).to_contain_text("must touch")
-        expect(ann.page.locator("#live td.sq.preview")).to_have_count(len(where.plain().word))
+        expect(ann.page.locator("#live td.sq.preview")).to_have_count(len(own_word))
 
     check("round", "playing", refused_play_with_its_preview)
     ann.submit(where.written(where.plain(below_top=True)))
