@@ -454,8 +454,11 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "penalty",
         "round 1",
         "round 2",
+        "lexicon",
+        "edition",
     ]
-    assert rows[1][1:5] == ["(top)", str(top_total), "0", "100.00"] and rows[1][-2:] == [str(top1), str(top2)]
+    assert rows[1][1:5] == ["(top)", str(top_total), "0", "100.00"] and rows[1][9:11] == [str(top1), str(top2)]
+    assert {tuple(r[-2:]) for r in rows[1:]} == {("en", game["lexicon_edition"])}  # the game's list on every line
     assert [(r[1], int(r[0]), int(r[2]), int(r[3]), r[4]) for r in rows[2:]] == [
         (s["name"], s["rank"], s["total"], s["negatif"], f"{s['percentage']:.2f}") for s in table["standings"]
     ]
@@ -464,6 +467,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
     assert text.startswith("#character-encoding UTF-8\n")
     record = parse_gcg(text, "export.gcg")
     assert [p.nick for p in record.players] == ["Top"]
+    assert record.lexicon == "en" and f"lexicon en ({game['lexicon_edition']})" in (record.description or "")
     placements = [e for e in record.events if isinstance(e, Placement)]
     assert [(p.rack, p.score, p.total) for p in placements] == [(rack1, top1, top1), (rack2, top2, top_total)]
     replay = Board.empty(en_rules)

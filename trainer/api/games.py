@@ -285,7 +285,7 @@ def standings(game_id: int) -> ResponseReturnValue:
 def export_csv(game_id: int) -> ResponseReturnValue:
     game = seen_game(game_id)
     return _download(
-        export.standings_csv(service.results(game)), "text/csv; charset=utf-8", f"tirage-game-{game.id}.csv"
+        export.standings_csv(game, service.results(game)), "text/csv; charset=utf-8", f"tirage-game-{game.id}.csv"
     )
 
 

@@ -136,6 +136,31 @@ DRAWS_PROPERTY: dict[str, Any] = {
     }
 }
 
+RECORDED_LEXICON: dict[str, Any] = {
+    "lexicon": {"type": "string", "description": "The name of the lexicon (word list) the game is played with."},
+    "lexicon_edition": {
+        "type": ["string", "null"],
+        "description": "The lexicon's edition when the game was made, and again when it started (`ENABLE 1`); "
+        "empty when the list has none, null for a game made before editions were recorded.",
+    },
+    "lexicon_sha256": {
+        "type": ["string", "null"],
+        "pattern": "^[0-9a-f]{64}$",
+        "description": "The SHA-256 of the lexicon's words (one upper-case word a line, sorted) when the game was "
+        "made, and again when it started: a new edition loaded under the same name is told apart by it. Null for a "
+        "game made before.",
+    },
+}
+PLAYED_LEXICON: dict[str, Any] = {
+    **RECORDED_LEXICON,
+    "lexicon_since": {
+        "enum": ["unchanged", "changed", "removed", "unknown"],
+        "description": "What became of the list under the lexicon's name since the game recorded it: `changed` "
+        "(another edition loaded under the name) or `removed` (no longer on this server); the game's results "
+        "stand as its rounds were judged, with its own list. `unknown`: a game made before lexicons were recorded.",
+    },
+}
+
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": _STR}},
     "Credentials": {
@@ -170,8 +195,15 @@ SCHEMAS: dict[str, Any] = {
     },
     "GameCreated": {
         "type": "object",
-        "required": ["id", "join_code", "status", "seed"],
-        "properties": {"id": _INT, "join_code": _STR, "status": _STR, **SETTINGS_PROPERTIES, **DRAWS_PROPERTY},
+        "required": ["id", "join_code", "status", "seed", *PLAYED_LEXICON],
+        "properties": {
+            "id": _INT,
+            "join_code": _STR,
+            "status": _STR,
+            **PLAYED_LEXICON,
+            **SETTINGS_PROPERTIES,  # its "lexicon" is the same name
+            **DRAWS_PROPERTY,
+        },
     },
     "GameState": {
         "type": "object",
@@ -187,6 +219,7 @@ SCHEMAS: dict[str, Any] = {
             "players",
             "notation",
             "settings",
+            *PLAYED_LEXICON,
         ],
         "properties": {
             "id": _INT,
@@ -216,6 +249,7 @@ SCHEMAS: dict[str, Any] = {
             "next_round_at": _TIME,
             "end_reason": {"type": ["string", "null"]},
             "settings": {"type": "object", "properties": SETTINGS_PROPERTIES},
+            **PLAYED_LEXICON,
             "join_code": {"type": "string", "description": "Only to the game's director."},
         },
     },
@@ -507,10 +541,11 @@ SCHEMAS: dict[str, Any] = {
     },
     "Standings": {
         "type": "object",
-        "required": ["standings", "top_total"],
+        "required": ["standings", "top_total", *RECORDED_LEXICON],
         "properties": {
             "game_id": _INT,
             "status": _STR,
+            **RECORDED_LEXICON,
             "rounds": {"type": "array", "items": _INT},
             "top_scores": {"type": "array", "items": _INT},
             "top_total": _INT,
@@ -844,6 +879,9 @@ PATHS: dict[str, Any] = {
         "get": {
             "tags": ["display"],
             "summary": "Standings and per-round scores as CSV",
+            "description": "A header row, a `(top)` row, then one row per player, best first: rank, name, total, "
+            "négatif, percentage, tops, solos, warnings, penalty, one column per round, and the game's `lexicon` "
+            "and its `edition` (the same on every row).",
             "security": [],
             "parameters": [GAME_ID],
             "responses": {
@@ -856,6 +894,8 @@ PATHS: dict[str, Any] = {
         "get": {
             "tags": ["display"],
             "summary": "The placed plays as a GCG record",
+            "description": "One player, `Top`: each closed round's rack and placed play, with a `#note` giving its "
+            "draw. `#lexicon` names the game's lexicon; its edition is in `#description`.",
             "security": [],
             "parameters": [GAME_ID],
             "responses": {

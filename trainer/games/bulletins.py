@@ -25,7 +25,7 @@ from ..core.names import name_key, player_name
 from ..duplicate import rounds
 from ..duplicate.rounds import GameStatus, Position, RoundStatus
 from ..engine.errors import EngineError
-from . import service
+from . import edition, service
 from .models import Game, Player, Result, Round, Submission
 
 MAX_TABLE = 9_999  # table numbers a room's plan may hold
@@ -152,6 +152,15 @@ def _just_closed(game: Game) -> Round | None:
 
 
 def _enter_declared(game: Game, round_: Round, player: Player, text: str, author: str, now: datetime) -> Bulletin:
+    played = edition.played_lexicon(game)
+    if played.changed:  # the round was judged with the game's list: another would judge this slip differently
+        raise Refused(
+            "lexicon_changed",
+            f"the lexicon {played.name} has changed since round {round_.number} was judged: a bulletin can no "
+            "longer be taken for it",
+            lexicon=played.name,
+            round=round_.number,
+        )
     setup = service.setup_of(game)
     position = Position.of(setup, round_.board_before, round_.rack)
     try:

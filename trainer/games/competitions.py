@@ -24,7 +24,7 @@ from ..core.errors import Refused
 from ..duplicate.competition import Room, TournamentResults, event_results, tournament_results
 from ..duplicate.results import GameResults, SoloRule, WarningRule
 from ..duplicate.rounds import GameStatus
-from . import present, service
+from . import edition, present, service
 from .models import Competition, Game
 
 SIMULTANEOUS, TOURNAMENT = "simultaneous", "tournament"
@@ -94,6 +94,16 @@ def open_room(competition: Competition, director: Director) -> Game:
     """A new room of the simultaneous game, run by ``director`` (any director holding the code)."""
     if competition.kind != SIMULTANEOUS or competition.settings is None:
         raise Refused("not_simultaneous", "rooms are opened in a simultaneous game, not in a tournament")
+    # A room still in its lobby records the list again when it starts; one that has started plays the one it has.
+    started = (room for room in competition.games if room.status != GameStatus.LOBBY and room.lexicon_sha256)
+    first = next(started, None)
+    if first is not None and edition.played_lexicon(first).changed:  # the new room would judge with another list
+        raise Refused(
+            "room_lexicon_changed",
+            f"the lexicon {first.lexicon} has changed since the simultaneous game began: no room can be opened with "
+            "the same list",
+            lexicon=first.lexicon,
+        )
     game = service.create_game(director, dict(competition.settings))
     game.competition_id = competition.id
     service.log(game.id, "competition", {"kind": SIMULTANEOUS, "code": competition.code}, director.username)

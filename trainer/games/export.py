@@ -3,11 +3,17 @@ record, the round list.
 
 The CSV is for a club's spreadsheet: one line per player, best first, with what each round
 added, after a line with the tops. Names are players' own text, so a name a spreadsheet would
-run as a formula (``=``, ``+``, ``-``, ``@``) is written with a leading apostrophe.
+run as a formula (``=``, ``+``, ``-``, ``@``) is written with a leading apostrophe. The last two
+columns of every line name the lexicon the game was played with and its edition (the same on every
+line, so a reader that takes columns by name, or the first ones by place, reads the rest as before).
 
 The GCG record follows the board: one ``>Top:`` line per closed round with the rack, the placed
 play in English coordinates (``.`` for tiles played through, lower case for blanks), its score
 and the running top total, then a ``#note`` with the draw (``RELIQUAT+NEW``, rejets with ``-``).
+``#lexicon`` holds the lexicon's name only, as GCG readers expect; its edition is in ``#description``.
+
+Everything here is read from what the game stored (results judged at each round's close): nothing
+loads the lexicon, so a list changed or removed since changes none of it.
 
 The round list is the draw of every closed round, one a line as docs/rules.md §6.3 writes it: what a club
 pastes to play the same racks as a game with imposed draws (§6.18), and reads back as the same racks.
@@ -24,6 +30,7 @@ from ..duplicate.results import GameResults, percentage
 from ..engine.board import Board
 from ..engine.notation import format_move, parse_move
 from ..engine.rules import ruleset
+from .edition import label
 from .models import Game
 from .service import notation_of
 from .sheets import SheetRound
@@ -36,13 +43,25 @@ def _cell(text: str) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def standings_csv(results: GameResults) -> str:
-    """Rank, name, total, négatif, percentage, tops, solos, warnings, penalty points, then one column per round.
+def _one_line(text: str) -> str:
+    """``text`` with its line breaks as spaces: an edition is a club's text, and a pragma or a comment is one line."""
+    return " ".join(text.split())
+
+
+def _lexicon_cells(game: Game) -> list[str]:
+    """The lexicon's name and edition, the last two cells of every line of a CSV export."""
+    return [game.lexicon, _cell(game.lexicon_edition or "")]
+
+
+def standings_csv(game: Game, results: GameResults) -> str:
+    """Rank, name, total, négatif, percentage, tops, solos, warnings, penalty points, one column per round, then
+    the game's lexicon and its edition.
 
     The percentage is written with two decimals and a point, whatever the reader's language (98.75).
     """
     out = io.StringIO()
     writer = csv.writer(out)
+    lexicon = _lexicon_cells(game)
     numbers = [r.number for r in results.rounds]
     writer.writerow(
         [
@@ -56,6 +75,8 @@ def standings_csv(results: GameResults) -> str:
             "warnings",
             "penalty",
             *(f"round {n}" for n in numbers),
+            "lexicon",
+            "edition",
         ]
     )
     writer.writerow(
@@ -70,6 +91,7 @@ def standings_csv(results: GameResults) -> str:
             "",
             "",
             *(r.top_score for r in results.rounds),
+            *lexicon,
         ]
     )
     for s in results.standings:
@@ -85,18 +107,21 @@ def standings_csv(results: GameResults) -> str:
                 s.warnings,
                 s.penalty,
                 *s.round_totals,
+                *lexicon,
             ]
         )
     return out.getvalue()
 
 
-def game_sheet_csv(rows: Sequence[SheetRound]) -> str:
-    """The game sheet (trainer.games.sheets) as CSV: round, draw, top, score, running top total, finders, players."""
+def game_sheet_csv(game: Game, rows: Sequence[SheetRound]) -> str:
+    """The game sheet (trainer.games.sheets) as CSV: round, draw, top, score, running top total, finders, players,
+    the game's lexicon and its edition."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "draw", "top", "score", "top_total", "found_by", "players"])
+    lexicon = _lexicon_cells(game)
+    writer.writerow(["round", "draw", "top", "score", "top_total", "found_by", "players", "lexicon", "edition"])
     for r in rows:
-        writer.writerow([r.number, _cell(r.draw), r.top, r.top_score, r.top_total, r.finders, r.players])
+        writer.writerow([r.number, _cell(r.draw), r.top, r.top_score, r.top_total, r.finders, r.players, *lexicon])
     return out.getvalue()
 
 
@@ -109,7 +134,8 @@ def game_gcg(game: Game) -> str:
         f"#player1 {GCG_NICK} Tirage duplicate game {game.id}",
         f"#title Tirage duplicate game {game.id}",
         f"#lexicon {game.lexicon}",
-        f"#description Duplicate ({game.rules}): the top play placed each round",
+        f"#description Duplicate ({game.rules}), lexicon {_one_line(label(game.lexicon, game.lexicon_edition))}: "
+        "the top play placed each round",
     ]
     total = 0
     for round_ in game.rounds:
@@ -132,6 +158,7 @@ def game_draws(game: Game) -> str:
     header = [
         f"Tirage duplicate game {game.id} ({game.rules}, {origin}): the draw of each round, one a line",
         f"{len(closed)} rounds; a rejected rack is written first, with a -",
+        f"played with the lexicon {_one_line(label(game.lexicon, game.lexicon_edition))}",
     ]
     return round_list((r.draw_record for r in closed), header)
 

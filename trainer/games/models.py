@@ -72,6 +72,11 @@ class Game(Model):
     director_id: Mapped[int] = mapped_column(ForeignKey("director.id"))
     rules: Mapped[str] = mapped_column(String(16))
     lexicon: Mapped[str] = mapped_column(String(40))
+    # The lexicon's edition and the SHA-256 of its words when the game was made and again when it started
+    # (trainer.games.edition): a club may load a new edition under the same name, and the game's pages still name the
+    # list it was played with. None for the games made before they were recorded.
+    lexicon_edition: Mapped[str | None] = mapped_column(String(80), default=None)
+    lexicon_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
     notation: Mapped[str] = mapped_column(String(16))
     mode: Mapped[str] = mapped_column(String(16), default="classic")  # trainer.duplicate.modes
     round_seconds: Mapped[int] = mapped_column(default=180)

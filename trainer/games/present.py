@@ -17,7 +17,7 @@ from ..core.database import db
 from ..duplicate import settings as declared
 from ..duplicate.results import GameResults, PlayerRound, RoundResult, Standing
 from ..duplicate.results import Ruling as RulingRecord
-from . import service
+from . import edition, service
 from .cache import cached
 from .models import Event, Game, Player, Result, Round
 
@@ -29,6 +29,16 @@ def settings(game: Game, with_seed: bool) -> dict[str, Any]:
     )
 
 
+def recorded_lexicon(game: Game) -> dict[str, Any]:
+    """The lexicon the game is played with, as it recorded it (trainer.games.edition): name, edition, SHA-256."""
+    return {"lexicon": game.lexicon, "lexicon_edition": game.lexicon_edition, "lexicon_sha256": game.lexicon_sha256}
+
+
+def played_lexicon(game: Game) -> dict[str, Any]:
+    """:func:`recorded_lexicon`, and what became of the list under its name since (``lexicon_since``)."""
+    return {**recorded_lexicon(game), "lexicon_since": edition.played_lexicon(game).since.value}
+
+
 def created(game: Game) -> dict[str, Any]:
     """The answer to the director who created the game: its id, join code and settings, and its imposed draws as
     the game keeps them (docs/rules.md §6.18; null when the seed draws the racks)."""
@@ -37,6 +47,7 @@ def created(game: Game) -> dict[str, Any]:
         "join_code": game.join_code,
         "status": game.status,
         **settings(game, with_seed=True),
+        **played_lexicon(game),
         "draws": game.imposed_draws,
     }
 
@@ -64,6 +75,7 @@ def state(game: Game, for_director: bool) -> dict[str, Any]:
         "locked": game.locked,
         "imposed_draws": game.imposed_draws is not None,
         "settings": settings(game, with_seed=for_director),
+        **played_lexicon(game),
     }
     if for_director:
         answer["join_code"] = game.join_code
@@ -206,6 +218,7 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
     return {
         "game_id": game.id,
         "status": game.status,
+        **recorded_lexicon(game),  # kept per version of the game: what the game recorded, never the list's now
         "rounds": [r.number for r in results.rounds],
         "top_scores": [r.top_score for r in results.rounds],
         "top_total": results.top_total,

@@ -57,7 +57,7 @@ from ..duplicate.rounds import (
 from ..engine.board import Board
 from ..engine.errors import EngineError
 from ..engine.rules import Notation, ruleset
-from . import analyst, draws
+from . import analyst, draws, edition
 from .analyst import SetupSpec
 from .models import Competition, Correction, Event, Game, Player, Result, Round, Ruling, Submission
 
@@ -177,6 +177,7 @@ def create_game(director: Director, data: object) -> Game:
         imposed_draws=listed.text if listed is not None else None,
         **settings,
     )
+    edition.record(game)  # the lexicon's edition and fingerprint, named on the game's pages and exports
     db.session.add(game)
     try:
         db.session.flush()
@@ -196,8 +197,8 @@ def imposed_reliquat_differs(game: Game, round_: Round) -> tuple[str, str] | Non
     """In a game with imposed draws, when the top placed in ``round_`` leaves other tiles than the list keeps for
     the next round: (what the top leaves, what the list keeps). The next round plays the list's rack all the same
     (docs/rules.md §6.18); the director may place another top that leaves the list's reliquat."""
-    if game.imposed_draws is None or round_.placed_move is None:
-        return None
+    if game.imposed_draws is None or round_.placed_move is None or game.status == GameStatus.FINISHED:
+        return None  # a finished game places nothing more (and its lexicon is never loaded again)
     setup = setup_of(game)
     assert setup.imposed is not None
     kept = setup.imposed.published_reliquat(round_.number)
@@ -442,6 +443,7 @@ def start_game(game: Game, author: str, now: datetime | None = None) -> Round | 
     ):
         raise Refused("already_started", "the game has already started")
     db.session.refresh(game)
+    edition.record(game)  # a list replaced while the game waited in its lobby is the one it is played with
     round_ = _open_round(game, opening, author, now)
     db.session.commit()
     if round_ is not None and round_.deadline is not None:

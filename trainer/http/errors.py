@@ -49,7 +49,7 @@ _CONFLICT = (
     # a learner's quota is full
     "deck_quota", "card_quota",
     # the game's lexicon is no longer the list it was played with
-    "lexicon_changed",
+    "lexicon_changed", "room_lexicon_changed",
 )  # fmt: skip
 _TOO_LARGE = ("body_too_large", "file_too_big", "word_list_too_large", "word_list_too_many")
 _UNAVAILABLE = ("no_code", "builder_busy")

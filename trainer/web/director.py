@@ -22,6 +22,7 @@ from ..duplicate.rounds import RoundStatus
 from ..games import export, service
 from ..games.cache import game_results
 from ..games.display import game_view
+from ..games.edition import played_lexicon
 from ..games.models import Game
 from ..http.ids import posted_number
 from ..http.ratelimit import limited, refused_guess
@@ -114,6 +115,7 @@ def _console_context(game: Game) -> dict[str, object]:
     return {
         "view": view,
         "game": game,
+        "played": played_lexicon(game),
         "form": ActionForm(),
         "extend_form": ExtendForm(),
         "top_form": TopForm(),
@@ -381,7 +383,7 @@ def cancel_ruling(game_id: int, ruling_id: int) -> ResponseReturnValue:
 def download(game_id: int, kind: str) -> ResponseReturnValue:
     game = game_of_director(game_id)
     if kind == "csv":
-        text, content_type = export.standings_csv(service.results(game)), "text/csv; charset=utf-8"
+        text, content_type = export.standings_csv(game, service.results(game)), "text/csv; charset=utf-8"
     else:
         text, content_type = export.game_gcg(game), "application/x-gcg; charset=utf-8"
     response = Response(text, content_type=content_type)

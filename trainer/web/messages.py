@@ -129,6 +129,11 @@ def _game_messages() -> dict[str, Say]:
             lexicon=p.get("lexicon", ""),
             round=p.get("round", ""),
         ),
+        "room_lexicon_changed": lambda p: _(
+            "The list %(lexicon)s has changed since this simultaneous game began: a new room would be judged with "
+            "another list.",
+            lexicon=p.get("lexicon", ""),
+        ),
         "assistant_cannot_direct": lambda p: _("An assistant arbiter only enters paper bulletins."),
         "bad_declared": lambda p: _("Say whether the slip was handed in before the deadline: true or false."),
         "no_game": lambda p: _("Choose one of your games."),

@@ -26,6 +26,7 @@ from ..core.errors import Refused
 from ..games import service
 from ..games.cache import cached
 from ..games.display import game_view, player_view
+from ..games.edition import played_lexicon
 from ..games.models import Game, Player
 from ..games.record import my_record, player_of_key, record_key
 from ..http.ids import posted_number
@@ -214,6 +215,7 @@ def my_rounds(key: str) -> ResponseReturnValue:
         render_template(
             "play/rounds.html",
             record=my_record(game, player, inside),
+            played=played_lexicon(game),
             inside=inside,
             link=url_for("play.my_rounds", key=key, _external=True),
         )

@@ -14,6 +14,7 @@ from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from ..games.display import game_view
+from ..games.edition import played_lexicon
 from .auth import director_required, game_of_director
 from .common import join_link
 from .forms import ActionForm
@@ -26,6 +27,7 @@ def _context(game_id: int) -> dict[str, object]:
     return {
         "game": game,
         "view": game_view(game),
+        "played": played_lexicon(game),
         "form": ActionForm(),
         "join_url": join_link(game.join_code),
     }

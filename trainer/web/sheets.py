@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from ..duplicate.rounds import GameStatus
 from ..games import export, record
 from ..games.cache import game_results
+from ..games.edition import played_lexicon
 from ..games.models import Game
 from ..games.sheets import game_sheet
 from .auth import director_required, game_of_director
@@ -23,6 +24,7 @@ def _context(game: Game) -> dict[str, object]:
     results = game_results(game)
     return {
         "game": game,
+        "played": played_lexicon(game),
         "results": results,
         "provisional": game.status != GameStatus.FINISHED,
         "rounds": game_sheet(game, results),
@@ -55,7 +57,7 @@ def game_sheet_page(game_id: int) -> ResponseReturnValue:
 def game_sheet_csv(game_id: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
     response = Response(
-        export.game_sheet_csv(game_sheet(game, game_results(game))), content_type="text/csv; charset=utf-8"
+        export.game_sheet_csv(game, game_sheet(game, game_results(game))), content_type="text/csv; charset=utf-8"
     )
     response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}-rounds.csv"'
     return response

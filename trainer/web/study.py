@@ -92,7 +92,11 @@ def decks() -> ResponseReturnValue:
 
 
 def _lexicon_choices() -> list[tuple[str, str]]:
-    return [(name, f"{name} · {entry['description']}") for name, entry in sorted(lexicon_store().catalogue().items())]
+    """Every lexicon games can use, a club's imported ones too: its name, edition and description."""
+    return [
+        (name, " · ".join(part for part in (name, entry.get("edition", ""), entry["description"]) if part))
+        for name, entry in sorted(lexicon_store().catalogue().items())
+    ]
 
 
 @bp.route("/decks/new", methods=["GET", "POST"])

@@ -151,7 +151,10 @@ class WallForm(Form):
     )
 
     def fill_choices(self, lexicons: dict[str, dict[str, str]]) -> None:
-        self.lexicon.choices = [(name, f"{name} ({entry['rules']})") for name, entry in sorted(lexicons.items())]
+        self.lexicon.choices = [
+            (name, f"{name} ({', '.join(part for part in (entry['rules'], entry.get('edition', '')) if part)})")
+            for name, entry in sorted(lexicons.items())
+        ]
         self.source.choices = [("rank", _l("By length and probability")), ("words", _l("From pasted words"))]
 
     def spec(self) -> dict[str, Any]:
