@@ -209,3 +209,17 @@ def test_import_a_windows_1252_list(tmp_path: Path) -> None:
     latin1.write_bytes("été\nœuvre\n".encode("cp1252"))
     store.import_list("mini", latin1, "fr")
     assert store.load("mini").words() == ["ETE", "OEUVRE"]
+
+
+def test_a_new_edition_imported_by_another_process_is_loaded(tmp_path: Path) -> None:
+    """A server's store keeps a loaded lexicon, but sees a new list put under its name (by the command line, in
+    another process) and loads that one: new games are never judged by the old words in one worker only."""
+    serving = LexiconStore(tmp_path / "data")
+    word_list = tmp_path / "words.txt"
+    word_list.write_text("aa\ntrain\n", "utf-8")
+    serving.import_list("club", word_list, "en", edition="1")
+    first = serving.load("club")
+    assert serving.load("club") is first  # kept while the list is the same
+    word_list.write_text("aa\nrains\n", "utf-8")
+    LexiconStore(tmp_path / "data").import_list("club", word_list, "en", edition="2")
+    assert serving.load("club").words() == ["AA", "RAINS"]

@@ -21,7 +21,7 @@ from trainer.core.lexicons import lexicon_store
 from trainer.engine.lexicon import STALE_SECONDS, LexiconStore
 from trainer.engine.wordlist import MAX_WORDS
 
-from .test_pages import GAME_FORM, csrf_token, log_in, new_game, text_of
+from .test_pages import GAME_FORM, act, csrf_token, log_in, new_game, text_of
 
 UPLOAD = "/director/lexicons/upload"
 
@@ -312,3 +312,22 @@ def test_game_form_defaults_stay_the_rules_lexicon(app: Flask, client: FlaskClie
     log_in(client)
     game_id = new_game(client, **{**GAME_FORM, "lexicon": ""})
     assert "ENABLE 1" in text_of(client.get(f"/director/games/{game_id}").get_data(as_text=True))
+
+
+def test_a_game_whose_lexicon_is_gone_cannot_start(app: Flask, client: FlaskClient, director: str) -> None:
+    """A lexicon removed while a game waits in its lobby (docs/rules.md §2.4): the start is refused, clearly."""
+    with app.app_context():
+        store = lexicon_store()
+        store.add_list("club", ["AA", "TRAIN"], "en", edition="1")
+        store.build_graphs("club")
+    log_in(client)
+    game_id = new_game(client, lexicon="club")
+    with app.app_context():
+        lexicon_store().remove("club")
+    answer = act(client, game_id, "start")
+    assert answer.status_code == 409
+    assert (
+        answer.get_json()["error"] == "This game's lexicon is no longer on this server: the game cannot start. "
+        "Make a new game with another one."
+    )
+    assert "lobby" in text_of(client.get(f"/director/games/{game_id}").get_data(as_text=True)).lower()

@@ -96,6 +96,11 @@ class Lexicon:
         return f"<Lexicon {self.name!r} rules={self.rules.code!r} nodes={self.graph.node_count}>"
 
 
+def _stamp(path: Path) -> tuple[int, int, int]:
+    stat = path.stat()
+    return stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+
 def _digest(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as graph:
@@ -138,6 +143,7 @@ class LexiconStore:
         self._building: set[str] = set()
         self.rebuilt: dict[str, str] = {}  # lexicon -> why its cached graphs were built again
         self._fingerprints: dict[str, tuple[tuple[str, int, int], str]] = {}
+        self._stamps: dict[str, tuple[int, int, int]] = {}  # lexicon -> its list's (inode, mtime, size) when loaded
 
     @property
     def imported_dir(self) -> Path:
@@ -223,14 +229,15 @@ class LexiconStore:
         fraction done as it goes). One lexicon is loaded (or built) once at a time; building one never holds up
         loading another."""
         loaded = self._loaded.get(name)
-        if loaded is not None:
+        if loaded is not None and self._unchanged(name):
             return loaded
         with self._lock:
             lock = self._locks.setdefault(name, threading.Lock())
         with lock:
-            if name in self._loaded:
+            if name in self._loaded and self._unchanged(name):
                 return self._loaded[name]
             source, rules_code, description = self._source(name)
+            self._stamps[name] = _stamp(source)
             rules = ruleset(rules_code)
             raw = source.read_bytes()
             digest = hashlib.sha256(raw + GRAPH_VERSION.encode() + rules.tileset.letters.encode()).hexdigest()
@@ -247,6 +254,16 @@ class LexiconStore:
             lexicon = Lexicon(name, rules, graph, gaddag, description)
             self._loaded[name] = lexicon
             return lexicon
+
+    def _unchanged(self, name: str) -> bool:
+        """Whether lexicon ``name``'s word list is the file it was loaded from: another process (the command line's
+        import) may have put a new edition under the same name. A stat, not a read."""
+        if name in wordlists.bundled():
+            return True  # part of the installed package: changes only with a new release (and a restart)
+        try:
+            return _stamp(self.imported_dir / f"{name}.txt.gz") == self._stamps.get(name)
+        except OSError:
+            return False  # removed: load says so
 
     def states(self) -> dict[str, str]:
         """Each known lexicon: ``ready`` (loaded in this process), ``building``, or ``not loaded yet``."""

@@ -436,6 +436,8 @@ def _open_round(game: Game, opening: _Opening, author: str, now: datetime) -> Ro
 def start_game(game: Game, author: str, now: datetime | None = None) -> Round | None:
     now = now or utcnow()
     _rule(lambda: rounds.check_start(state_of(game)))
+    if game.lexicon not in lexicon_store().catalogue():  # removed while the game waited in its lobby
+        raise Refused("lexicon_gone", f"the game's lexicon {game.lexicon!r} is no longer on this server")
     opening = _work_out_opening(game)  # a game's settings never change, so this opening stays right
     db.session.rollback()  # nothing held while the engine worked
     if not _guarded(

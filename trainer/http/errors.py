@@ -43,7 +43,7 @@ _CONFLICT = (
     # taken already
     "name_taken", "learner_taken", "director_taken", "already_found", "found_by_you", "ruling_cancelled",
     "table_taken", "bulletin_late", "no_round_for_bulletin", "fixed_top", "already_in_competition",
-    "not_simultaneous", "not_tournament", "rooms_differ", "lexicon_name_taken", "lexicon_not_failed",
+    "not_simultaneous", "not_tournament", "rooms_differ", "lexicon_name_taken", "lexicon_not_failed", "lexicon_gone",
     # nothing to take back
     "nothing_to_grade", "nothing_to_undo",
     # a learner's quota is full

@@ -232,6 +232,9 @@ def _word_list_messages() -> dict[str, Say]:
         ),
         "unknown_lexicon": lambda p: _("There is no lexicon named “%(lexicon)s”.", lexicon=p.get("lexicon", "")),
         "lexicon_not_failed": lambda p: _("This lexicon's build has not failed: there is nothing to build again."),
+        "lexicon_gone": lambda p: _(
+            "This game's lexicon is no longer on this server: the game cannot start. Make a new game with another one."
+        ),
     }
 
 
