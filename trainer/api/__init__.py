@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Flask
 
 from ..http.csrf import csrf
+from . import archives as archives
 from . import competitions as competitions
 from . import events as events
 from . import games as games

@@ -554,6 +554,118 @@ SCHEMAS: dict[str, Any] = {
     },
 }
 
+ARCHIVE_FILTERS: list[dict[str, Any]] = [
+    {"name": "rules", "in": "query", "required": False, "description": "Only games of these rules (`en`, `fr`).",
+     "schema": {"type": "string"}},
+    {"name": "lexicon", "in": "query", "required": False, "description": "Only games of this lexicon (its name).",
+     "schema": {"type": "string", "maxLength": 80}},
+    {"name": "director", "in": "query", "required": False, "description": "Only the games of this director.",
+     "schema": {"type": "string", "maxLength": 80}},
+    {"name": "date_from", "in": "query", "required": False, "description": "Games made on this day (UTC) or later.",
+     "schema": {"type": "string", "format": "date"}},
+    {"name": "date_to", "in": "query", "required": False, "description": "Games made on this day (UTC) or earlier.",
+     "schema": {"type": "string", "format": "date"}},
+    {"name": "min_players", "in": "query", "required": False, "description": "At least this many players.",
+     "schema": {"type": "integer", "minimum": 0, "maximum": 100_000}},
+    {"name": "max_players", "in": "query", "required": False, "description": "At most this many players.",
+     "schema": {"type": "integer", "minimum": 0, "maximum": 100_000}},
+    {"name": "page", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "default": 1}},
+    {"name": "per_page", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 50}},
+]  # fmt: skip
+_ARCHIVED: dict[str, Any] = {
+    "id": _INT,
+    "code": {"type": "string", "description": "The game's join code, as its sheets name it."},
+    "created_at": _TIME,
+    "director": _STR,
+    "rules": _STR,
+    "lexicon": _STR,
+    "lexicon_edition": {"type": ["string", "null"], "description": "The lexicon's edition, when the game recorded it."},
+    "notation": {"enum": ["english", "french"]},
+    "imposed_draws": {"type": "boolean"},
+    "players": _INT,
+    "top_total": _INT,
+    "winners": {
+        "type": "array",
+        "description": "Everyone ranked first (several when tied).",
+        "items": {
+            "type": "object",
+            "required": ["name", "total", "percentage"],
+            "properties": {"name": _STR, "total": _INT, "percentage": _PERCENTAGE},
+        },
+    },
+    "end_reason": {"type": ["string", "null"]},
+}
+SCHEMAS.update(
+    {
+        "ArchiveList": {
+            "type": "object",
+            "required": ["games", "total", "page", "per_page", "pages"],
+            "properties": {
+                "games": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": [*_ARCHIVED, "rounds", "url"],
+                        "properties": {
+                            **_ARCHIVED,
+                            "rounds": {"type": "integer", "description": "Rounds played."},
+                            "url": {"type": "string", "description": "The game's record (its rounds and standings)."},
+                        },
+                    },
+                },
+                "total": {"type": "integer", "description": "Games matching the filters, on every page."},
+                "page": _INT,
+                "per_page": _INT,
+                "pages": _INT,
+            },
+        },
+        "ArchivedGame": {
+            "type": "object",
+            "required": [*_ARCHIVED, "rounds", "standings", "exports"],
+            "properties": {
+                **_ARCHIVED,
+                "rounds": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["number", "draw", "top", "top_score", "tops", "next_best", "found_by", "of"],
+                        "properties": {
+                            "number": _INT,
+                            "draw": {"type": "string", "description": "RELIQUAT+NEW, rejected draws first with '-'."},
+                            "top": {"type": "string", "description": "The top placed, in the game's notation."},
+                            "top_score": _INT,
+                            "tops": {"type": "array", "items": _STR, "description": "Every top, tie-break order."},
+                            "next_best": {
+                                "description": "The best play of a word other than the tops', and its score.",
+                                "anyOf": [
+                                    {
+                                        "type": "object",
+                                        "required": ["move", "score"],
+                                        "properties": {"move": _STR, "score": _INT},
+                                    },
+                                    {"type": "null"},
+                                ],
+                            },
+                            "found_by": {"type": "integer", "description": "Players who found the top (§6.11)."},
+                            "of": {"type": "integer", "description": "The game's players in that round."},
+                            "top_total": {"type": "integer", "description": "The running total of the tops."},
+                        },
+                    },
+                },
+                "standings": {"type": "array", "items": _ref("Standing")},
+                "exports": {
+                    "type": "object",
+                    "description": "The game's downloads: standings as CSV, the GCG record, the round list.",
+                    "required": ["csv", "gcg", "draws"],
+                    "properties": {"csv": _STR, "gcg": _STR, "draws": _STR},
+                },
+            },
+        },
+    }
+)
+
 ERRORS = {
     400: "Malformed request (not a JSON object, bad query parameter).",
     401: "No token, or a token that is not valid.",
@@ -917,6 +1029,30 @@ PATHS: dict[str, Any] = {
                 "200": {"description": "Text.", "content": {"text/plain": {"schema": {"type": "string"}}}},
                 **_errors(403, 404),
             },
+        }
+    },
+    "/api/archives": {
+        "get": {
+            "tags": ["archives"],
+            "summary": "The finished games, newest first, a page at a time",
+            "description": "Every finished game that played a round, with the filters given (an empty value is no "
+            "filter). A game whose draw another game still being played has not caught up with (a replay, another room "
+            "of its simultaneous game) is left out until it has (docs/rules.md §6.4). A filter that cannot be read is "
+            "a 400 naming it.",
+            "security": [],
+            "parameters": ARCHIVE_FILTERS,
+            "responses": {**_ok("ArchiveList", "A page of the archive."), **_errors(400)},
+        }
+    },
+    "/api/archives/{game_id}": {
+        "get": {
+            "tags": ["archives"],
+            "summary": "An archived game: its rounds and its standings",
+            "description": "Each round's draw, top, next best play and how many found the top; the standings; the "
+            "downloads. 404 for a game that is not over; 403 while another game of its draw is behind it (§6.4).",
+            "security": [],
+            "parameters": [GAME_ID],
+            "responses": {**_ok("ArchivedGame", "The game."), **_errors(403, 404)},
         }
     },
     "/api/openapi.json": {

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Flask
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy.orm import aliased
 
 from ..core import accounts
 from ..core.clock import utcnow
@@ -68,6 +69,45 @@ def rounds_shown_to_outsiders(game: Game) -> int | None:
     game of its draw has closed."""
     siblings = _siblings(game)
     return min(_closed_rounds(other) for other in siblings) if siblings else None
+
+
+def finished_not_shown() -> set[int]:
+    """The ids of the finished games that :func:`shown_to_outsiders` refuses to outsiders now, in one query (not one
+    a game): those another game of their draw, still being played, has not caught up with. A page of the archive
+    leaves them out before it counts and pages its games."""
+    finished, other = aliased(Game), aliased(Game)
+    closed = (
+        select(Round.game_id, func.count().label("rounds"))
+        .where(Round.status == RoundStatus.CLOSED)
+        .group_by(Round.game_id)
+        .subquery()
+    )
+    same_draw = or_(  # _same_draw, between two games of the query
+        and_(finished.imposed_draws.is_not(None), other.imposed_draws == finished.imposed_draws),
+        and_(finished.imposed_draws.is_(None), other.imposed_draws.is_(None), other.seed == finished.seed),
+    )
+    rows = db.session.execute(
+        select(
+            finished.id,
+            finished.round_number,
+            finished.imposed_draws.is_not(None),
+            finished.draw_rule,
+            other.draw_rule,
+            func.coalesce(closed.c.rounds, 0),
+        )
+        .join(other, and_(other.rules == finished.rules, other.id != finished.id, same_draw))
+        .outerjoin(closed, closed.c.game_id == other.id)
+        .where(
+            finished.status == GameStatus.FINISHED,
+            finished.round_number > 0,  # a game ended in its lobby showed nothing (shown_to_outsiders)
+            other.status != GameStatus.FINISHED,
+        )
+    )
+    return {
+        game_id
+        for game_id, shown, imposed_list, rule, other_rule, other_closed in rows
+        if other_closed < shown and (imposed_list or rule == other_rule)  # _draws_alike
+    }
 
 
 def inside(game: Game, director_id: int | None = None, player_token: str | None = None) -> bool:

@@ -961,22 +961,65 @@ class Scoring:
 
 
 def scoring(game: Game) -> Scoring:
-    names = {p.id: p.name for p in game.players}
+    return scorings([game])[game.id]
+
+
+def scorings(games: Sequence[Game]) -> dict[int, Scoring]:
+    """:func:`scoring` of each of ``games``, by game id, read in five queries whatever their number of games, rounds
+    and players (a page of the archive scores fifty games at once)."""
+    ids = [game.id for game in games]
+    if not ids:
+        return {}
+    names: dict[int, dict[int, str]] = {game_id: {} for game_id in ids}
+    for p in db.session.execute(select(Player).where(Player.game_id.in_(ids)).order_by(Player.id)).scalars():
+        names[p.game_id][p.id] = p.name
+    closed: dict[int, list[Round]] = {game_id: [] for game_id in ids}
+    for round_ in db.session.execute(
+        select(Round).where(Round.game_id.in_(ids), Round.status == RoundStatus.CLOSED).order_by(Round.number)
+    ).scalars():
+        closed[round_.game_id].append(round_)
+    in_closed = (Round.game_id.in_(ids), Round.status == RoundStatus.CLOSED)
+    results: dict[int, list[Result]] = {}
+    for row in db.session.execute(
+        select(Result).join(Round, Round.id == Result.round_id).where(*in_closed).order_by(Result.id)
+    ).scalars():
+        results.setdefault(row.round_id, []).append(row)
+    corrections: dict[int, list[Correction]] = {}
+    for c in db.session.execute(
+        select(Correction).join(Round, Round.id == Correction.round_id).where(*in_closed).order_by(Correction.id)
+    ).scalars():
+        corrections.setdefault(c.round_id, []).append(c)
+    given: dict[int, list[Ruling]] = {game_id: [] for game_id in ids}
+    for ruling, game_id in db.session.execute(
+        select(Ruling, Round.game_id).join(Round, Round.id == Ruling.round_id).where(Round.game_id.in_(ids))
+        .order_by(Ruling.id)
+    ):  # fmt: skip
+        given[game_id].append(ruling)
+    return {
+        game.id: _scoring(game, names[game.id], closed[game.id], results, corrections, given[game.id]) for game in games
+    }
+
+
+def _scoring(
+    game: Game,
+    names: dict[int, str],
+    closed: list[Round],
+    results: dict[int, list[Result]],
+    corrections: dict[int, list[Correction]],
+    given: list[Ruling],
+) -> Scoring:
+    """A game's :class:`Scoring` from its rows: players by id, closed rounds in order, each round's results and
+    corrections (by round id, in the order they were written), every ruling of the game in order."""
     records: list[RoundRecord] = []
-    corrections: list[CorrectionRecord] = []
-    for round_ in game.rounds:
-        if round_.status != RoundStatus.CLOSED:
-            continue
-        rows = db.session.execute(select(Result).where(Result.round_id == round_.id)).scalars()
+    corrected: list[CorrectionRecord] = []
+    for round_ in closed:
+        rows = results.get(round_.id, [])
         submissions = [SubmissionRecord(names[r.player_id], r.move or "", r.score, r.valid) for r in rows]
         scores = [score for score, count in round_.legal_scores or [] for _ in range(count)]
         records.append(RoundRecord(round_.number, round_.top_score or 0, scores, submissions))
-        for c in db.session.execute(
-            select(Correction).where(Correction.round_id == round_.id).order_by(Correction.id)
-        ).scalars():
-            corrections.append(CorrectionRecord(names[c.player_id], round_.number, c.score, c.reason, c.author))
-    numbers = {r.id: r.number for r in game.rounds if r.status == RoundStatus.CLOSED}
-    given = _game_rulings(game)
+        for c in corrections.get(round_.id, []):
+            corrected.append(CorrectionRecord(names[c.player_id], round_.number, c.score, c.reason, c.author))
+    numbers = {r.id: r.number for r in closed}
     cancelled = {r.cancels for r in given if r.kind == CANCEL}
     rulings = [
         RulingRecord(names[r.player_id], numbers[r.round_id], RulingKind(r.kind), r.reason, r.author, r.points, r.id)
@@ -986,7 +1029,7 @@ def scoring(game: Game) -> Scoring:
     return Scoring(
         records,
         list(names.values()),
-        corrections,
+        corrected,
         rulings,
         SoloRule(game.solo_bonus, game.solo_min_players),
         WarningRule(game.warning_penalty, game.warnings_before_penalty),
@@ -996,9 +1039,18 @@ def scoring(game: Game) -> Scoring:
 def results(game: Game) -> GameResults:
     """Every closed round's results and the standings, corrections and rulings applied, as the game's mode scores
     them."""
-    read = scoring(game)
-    mode_ = mode_of(game)
-    return mode_.score(
+    return results_of(scoring(game), game)
+
+
+def results_of_games(games: Sequence[Game]) -> dict[int, GameResults]:
+    """:func:`results` of each of ``games``, by game id, read together (:func:`scorings`)."""
+    read = scorings(games)
+    return {game.id: results_of(read[game.id], game) for game in games}
+
+
+def results_of(read: Scoring, game: Game) -> GameResults:
+    """The results of ``game`` from what :func:`scoring` read of it, as its mode scores them."""
+    return mode_of(game).score(
         read.rounds,
         read.players,
         read.corrections,

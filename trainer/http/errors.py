@@ -27,7 +27,8 @@ DATABASE_UNAVAILABLE = (
 )
 RETRY_AFTER_SECONDS = 5
 
-_BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "bad_seconds_arg", "bad_quiet")
+_BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "bad_seconds_arg", "bad_quiet",
+                "bad_filter")  # fmt: skip
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
                  "wrong_credentials")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
@@ -35,7 +36,7 @@ _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_ga
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
 _NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card",
               "unknown_ruling", "unknown_table", "unknown_bulletin_player", "unknown_competition",
-              "upload_not_found", "unknown_lexicon")  # fmt: skip
+              "upload_not_found", "unknown_lexicon", "not_archived")  # fmt: skip
 _CONFLICT = (
     # a room's state does not allow it now
     "already_started", "game_finished", "round_closed", "round_not_closed", "not_running", "not_paused",

@@ -1,7 +1,8 @@
 """The pages (server-rendered Jinja templates in ``templates/``, a little JavaScript in ``static/``).
 
 Blueprints: ``pages`` (home, health check), ``director`` (the director's console), ``play`` (players'
-phones), ``projector`` (the room's screen), ``study`` (word study), ``wall`` (the club word wall).
+phones), ``projector`` (the room's screen), ``archives`` (finished games), ``study`` (word study), ``wall`` (the
+club word wall).
 Views stay thin and call the services (:mod:`trainer.games`, :mod:`trainer.study`, :mod:`trainer.wall`).
 
 Language (:mod:`trainer.http.language`): ``?lang=xx`` wins and is remembered in a cookie here; else the
@@ -94,6 +95,7 @@ def init_app(app: Flask) -> None:
     """Wire logins, the language and theme cookies, the templates' context and the blueprints into ``app``."""
     from . import (
         account,
+        archives,
         auth,
         bulletins,
         competitions,
@@ -110,5 +112,18 @@ def init_app(app: Flask) -> None:
     auth.init_app(app)
     app.after_request(_remember_language)
     app.context_processor(_language_context)
-    for module in (pages, account, director, bulletins, competitions, lexicons, play, projector, sheets, study, wall):
+    for module in (
+        pages,
+        account,
+        archives,
+        director,
+        bulletins,
+        competitions,
+        lexicons,
+        play,
+        projector,
+        sheets,
+        study,
+        wall,
+    ):
         app.register_blueprint(module.bp)
