@@ -14,6 +14,7 @@ from . import archives as archives
 from . import competitions as competitions
 from . import events as events
 from . import games as games
+from . import me as me
 from . import openapi as openapi
 from .common import bp
 

@@ -1065,6 +1065,83 @@ PATHS: dict[str, Any] = {
     },
 }
 
+# A learner's own history (docs/rules.md §6.25): a token of their word-study account, GET /api/me/history.
+LEARNER: list[dict[str, list[str]]] = [{"learnerToken": []}]
+SCHEMAS.update(
+    {
+        "HistoryGame": {
+            "type": "object",
+            "required": ["id", "played_at", "lexicon", "total", "top_total", "percentage", "rank", "players", "rounds"],
+            "properties": {
+                "id": {"type": "integer"},
+                "played_at": {"type": "string", "format": "date-time", "description": "Its last round's close."},
+                "lexicon": _STR,
+                "total": {"type": "integer"},
+                "top_total": {"type": "integer"},
+                "percentage": {"type": "number", "description": "Of the top total, two decimals (§6.13)."},
+                "rank": {"type": ["integer", "null"]},
+                "players": {"type": "integer"},
+                "rounds": {"type": "integer"},
+                "url": {"type": "string", "description": "The game in the archive."},
+            },
+        },
+        "History": {
+            "type": "object",
+            "required": ["games", "last", "lost", "losses"],
+            "properties": {
+                "games": {"type": "array", "items": _ref("HistoryGame"), "description": "Oldest first."},
+                "last": {"type": "integer", "description": "The games the breakdown looks back on."},
+                "lost": {"type": "integer", "description": "Points lost in those games."},
+                "losses": {
+                    "type": "array",
+                    "description": "Points lost by cause, in the order the causes are tried (§6.25).",
+                    "items": {
+                        "type": "object",
+                        "required": ["cause", "points", "rounds"],
+                        "properties": {
+                            "cause": {"enum": ["missing", "invalid", "same_word", "bingo", "hook", "premium", "lower"]},
+                            "points": {"type": "integer"},
+                            "rounds": {"type": "integer"},
+                        },
+                    },
+                },
+            },
+        },
+    }
+)
+PATHS.update(
+    {
+        "/api/auth/learner-token": {
+            "post": {
+                "tags": ["auth"],
+                "summary": "A learner's bearer token (their word-study account)",
+                "description": "Valid 30 days, or until the password changes. It reads the learner's own history.",
+                "security": [],
+                "requestBody": _body("Credentials"),
+                "responses": {**_ok("Token", "The token."), **_errors(400, 401, 413, 429)},
+            }
+        },
+        "/api/me/history": {
+            "get": {
+                "tags": ["history"],
+                "summary": "The learner's history: every finished game and the points lost by cause",
+                "description": "The games of the players linked to the learner's account (docs/rules.md §6.25), with "
+                "total, top total, percentage and rank; the points lost over the last `last` games (default 10).",
+                "security": LEARNER,
+                "parameters": [
+                    {
+                        "name": "last",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10},
+                    }
+                ],
+                "responses": {**_ok("History", "The history."), **_errors(401)},
+            }
+        },
+    }
+)
+
 
 def document() -> dict[str, Any]:
     return {
@@ -1092,6 +1169,11 @@ def document() -> dict[str, Any]:
                     "type": "http",
                     "scheme": "bearer",
                     "description": "From POST /api/join; lets the player submit in that game only.",
+                },
+                "learnerToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "From POST /api/auth/learner-token; reads the learner's own history.",
                 },
             },
         },

@@ -68,6 +68,9 @@ class Learner(Model):
     username: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     day_starts_hour: Mapped[int] = mapped_column(default=4)  # a study day runs from 4 am to 4 am (UTC)
+    # Which missed tops of the learner's games become cards of their "From my games" deck (docs/rules.md §7.12):
+    # "tops" (every top missed), "bingos" (bingos only) or "off".
+    from_games: Mapped[str] = mapped_column(String(8), default="tops", server_default="tops")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -264,3 +267,32 @@ def director_for_token(token: str) -> Director | None:
     director_id = data.get("director") if isinstance(data, dict) else None
     director = db.session.get(Director, director_id) if isinstance(director_id, int) else None
     return director if director is not None and data.get("mark") == _password_mark(director) else None
+
+
+LEARNER_TOKEN_MAX_AGE = 30 * 24 * 3600  # a learner's API token: a month, or until their password changes
+
+
+def _learner_serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="tirage-learner")
+
+
+def learner_token(username: object, password: object) -> str | None:
+    """A token for the learner's own data in the JSON API (their history) if the password is right, else None."""
+    learner = authenticate_learner(username, password)
+    if learner is None:
+        return None
+    return _learner_serializer().dumps({"learner": learner.id, "mark": _mark(learner.password_hash)})
+
+
+def learner_for_token(token: str) -> Learner | None:
+    try:
+        data = _learner_serializer().loads(token, max_age=LEARNER_TOKEN_MAX_AGE)
+    except BadSignature:
+        return None
+    learner_id = data.get("learner") if isinstance(data, dict) else None
+    learner = db.session.get(Learner, learner_id) if isinstance(learner_id, int) else None
+    return learner if learner is not None and data.get("mark") == _mark(learner.password_hash) else None
+
+
+def _mark(password_hash: str) -> str:
+    return hashlib.sha256(password_hash.encode()).hexdigest()[:16]

@@ -141,6 +141,9 @@ class Player(Model):
     # their token. Their numbered place in the room, for the bulletins and the sheets (any player may have one).
     paper: Mapped[bool] = mapped_column(default=False, server_default=false())
     table_number: Mapped[int | None] = mapped_column(default=None)
+    # The learner account this player's plays belong to (docs/rules.md §6.25): set by the player alone, from a
+    # browser that holds both their token and the account's login (trainer.games.history.link).
+    learner_id: Mapped[int | None] = mapped_column(ForeignKey("learner.id"), default=None, index=True)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -255,3 +258,26 @@ class Event(Model):
     data: Mapped[dict[str, object]] = mapped_column(JSON)
     author: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PlayerRecord(Model):
+    """A linked player's figures in a finished game, worked out once (trainer.games.history) and kept while the
+    game's event log does not move (``version``: its last event id; a correction after the end moves it)."""
+
+    __tablename__ = "player_record"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), unique=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    game_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("game.id"))
+    version: Mapped[int] = mapped_column(default=0)
+    played_at: Mapped[datetime] = mapped_column()  # when the game's last round closed
+    total: Mapped[int] = mapped_column(default=0)
+    top_total: Mapped[int] = mapped_column(default=0)
+    percentage: Mapped[str] = mapped_column(String(12), default="0.00")  # two decimals, as §6.13 writes it
+    rank: Mapped[int | None] = mapped_column(default=None)
+    players: Mapped[int] = mapped_column(default=0)
+    rounds: Mapped[int] = mapped_column(default=0)
+    losses: Mapped[dict[str, list[int]]] = mapped_column(JSON, default=dict)  # cause: [points, rounds]
+    # Whether the tops missed in this game went to the "From my games" deck (docs/rules.md §7.12): once only.
+    carded: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -30,7 +30,7 @@ RETRY_AFTER_SECONDS = 5
 _BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "bad_seconds_arg", "bad_quiet",
                 "bad_filter")  # fmt: skip
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
-                 "wrong_credentials")  # fmt: skip
+                 "wrong_credentials", "learner_token_required")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
               "assistant_cannot_direct",
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
@@ -51,6 +51,8 @@ _CONFLICT = (
     "deck_quota", "card_quota",
     # the game's lexicon is no longer the list it was played with
     "lexicon_changed", "room_lexicon_changed",
+    # a player's plays are another account's (docs/rules.md §6.25)
+    "player_linked", "learner_in_game",
 )  # fmt: skip
 _TOO_LARGE = ("body_too_large", "file_too_big", "word_list_too_large", "word_list_too_many")
 _UNAVAILABLE = ("no_code", "builder_busy")

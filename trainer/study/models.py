@@ -86,3 +86,17 @@ class Review(Model):
     before: Mapped[dict[str, Any]] = mapped_column(JSON)  # the card's columns before, for undo
     undone: Mapped[bool] = mapped_column(default=False)
     note: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class GameCard(Model):
+    """Where a card of a learner's "From my games" deck came from (docs/rules.md §7.12): the round of a club
+    game whose top they missed. One row per card and round, so a game seen twice adds nothing twice."""
+
+    __tablename__ = "game_card"
+    __table_args__ = (UniqueConstraint("deck_card_id", "round_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    deck_card_id: Mapped[int] = mapped_column(ForeignKey("deck_card.id", ondelete="CASCADE"), index=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    cause: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

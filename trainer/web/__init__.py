@@ -100,6 +100,7 @@ def init_app(app: Flask) -> None:
         bulletins,
         competitions,
         director,
+        history,
         lexicons,
         pages,
         play,
@@ -124,6 +125,8 @@ def init_app(app: Flask) -> None:
         projector,
         sheets,
         study,
+        history,
         wall,
     ):
         app.register_blueprint(module.bp)
+    history.init_app(app)

@@ -16,7 +16,7 @@ from ..core import accounts
 from ..core.database import db
 from ..core.errors import Refused
 from ..duplicate.rounds import GameStatus, RoundStatus
-from ..games import bulletins, service
+from ..games import bulletins, history, service
 from ..games.models import Game
 from .auth import arbiter_required, director_required, game_of_arbiter, logged_in_director
 from .common import flash_form_errors
@@ -59,6 +59,7 @@ def _entry_page(game: Game, form: BulletinForm, status: int = 200) -> ResponseRe
             form=form,
             paper_form=PaperPlayerForm(formdata=None),
             next_table=bulletins.next_free_table(game),
+            known_players=history.known_players(game.director_id),  # the club's known players (§6.25)
         ),
         status,
     )

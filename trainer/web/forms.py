@@ -88,6 +88,8 @@ def player_name_field(description: Any) -> StringField:
 class JoinForm(Form):
     code = join_code_field(_l("Game code"), _l("Enter the game's code."))
     name = player_name_field(_l("As it will appear in the standings."))
+    # Shown to a learner logged in on this browser (docs/rules.md §6.25): their plays go to their account.
+    link = BooleanField(_l("Keep my plays in my word-study account"), default=True)
 
 
 class RejoinForm(Form):

@@ -23,7 +23,7 @@ from sqlalchemy import select
 
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import service
+from ..games import history, service
 from ..games.cache import cached
 from ..games.display import game_view, player_view
 from ..games.edition import played_lexicon
@@ -34,6 +34,7 @@ from ..http.negotiate import wants_json
 from ..http.ratelimit import limited, refused_guess
 from ..http.session import PLAYER_TOKENS, remember_token, session_token
 from ..http.sse import HEARTBEAT_SECONDS
+from .auth import logged_in_learner
 from .common import game_or_missing, missing_game_page
 from .forms import JoinForm, PlayForm, RejoinForm
 from .messages import game_message
@@ -81,9 +82,12 @@ def join() -> ResponseReturnValue:
             target.errors = [message]
         else:
             remember_token(PLAYER_TOKENS, player.game_id, token)
+            learner = logged_in_learner()
+            if learner is not None and form.link.data:
+                history.link(player, learner)  # a new player: never someone else's plays (docs/rules.md §6.25)
             return redirect(url_for("play.play", game_id=player.game_id), code=303)
     status = 400 if request.method == "POST" else 200
-    return render_template("play/join.html", form=form), status
+    return render_template("play/join.html", form=form, learner=logged_in_learner()), status
 
 
 @bp.route("/rejoin", methods=["GET", "POST"])
@@ -218,6 +222,9 @@ def my_rounds(key: str) -> ResponseReturnValue:
             played=played_lexicon(game),
             inside=inside,
             link=url_for("play.my_rounds", key=key, _external=True),
+            key=key,
+            player=player,
+            learner=logged_in_learner() if inside else None,
         )
     )
     page.headers["Cache-Control"] = "no-store"

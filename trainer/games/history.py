@@ -1,0 +1,286 @@
+"""A player's history across games (docs/rules.md §6.25): plays linked to a learner account, each finished game's
+total, percentage and rank, the points lost by cause, and the tops the player missed (for the "From my games"
+deck, §7.12, which the study service fills: this service only says which rounds).
+
+A linked player's figures in a finished game are worked out once and kept (:class:`PlayerRecord`), with the id of
+the game's last event: a correction made after the end moves it, and the figures are worked out again. A history
+of 500 games is then a few reads (``bench/history.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+
+from ..core.accounts import Learner
+from ..core.database import db
+from ..core.errors import Refused
+from ..duplicate.lostpoints import CAUSES, classify
+from ..duplicate.rounds import GameStatus, RoundStatus
+from ..engine.board import Board
+from ..engine.notation import parse_move
+from ..engine.rules import Notation, ruleset
+from . import service
+from .models import Correction, Event, Game, Player, PlayerRecord, Result
+
+DEFAULT_LAST = 10  # games the breakdown of points lost looks back on, unless the learner chooses
+FEEDS = ("tops", "bingos", "off")  # learner.from_games: which missed tops become cards (§7.12)
+
+
+# --- linking ----------------------------------------------------------------------------------------
+
+
+def link(player: Player, learner: Learner) -> bool:
+    """Link ``player``'s plays to ``learner`` (the caller has checked that this browser is that player and is
+    logged in as that learner). Whether anything changed; refused when the plays are another account's
+    (``player_linked``) or the account has another player in this game (``learner_in_game``)."""
+    if player.learner_id == learner.id:
+        return False
+    if player.learner_id is not None:
+        raise Refused("player_linked", "these plays are linked to another account")
+    other = db.session.execute(
+        select(Player.id).where(Player.game_id == player.game_id, Player.learner_id == learner.id)
+    ).first()
+    if other is not None:
+        raise Refused("learner_in_game", "your account has another player in this game")
+    player.learner_id = learner.id
+    db.session.commit()
+    return True
+
+
+def known_players(director_id: int) -> list[str]:
+    """The names of the learner accounts linked to a player of this director's games: the club's known players."""
+    rows = db.session.execute(
+        select(Learner.username)
+        .join(Player, Player.learner_id == Learner.id)
+        .join(Game, Game.id == Player.game_id)
+        .where(Game.director_id == director_id)
+        .distinct()
+        .order_by(Learner.username)
+    ).scalars()
+    return list(rows)
+
+
+# --- figures ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MissedTop:
+    """A round whose top a linked player did not find, with what a card needs (§7.12)."""
+
+    learner_id: int
+    game_id: int
+    round_id: int
+    round_number: int
+    lexicon: str
+    rack: str
+    top: str
+    word: str  # the top's main word, upper case (a blank as the letter it stands for)
+    bingo: bool
+    stem: str | None  # a bingo's stem: the word less one letter (§7.12)
+    cause: str
+
+
+def stem_of(word: str, blank_letters: Sequence[str], through: Sequence[str]) -> str:
+    """A bingo's stem (§7.12): the word's letters less the letter a blank stood for, or else less the board's letter
+    it was played through, or else less the last letter in alphabetical order; sorted."""
+    letters = sorted(word.upper())
+    drop = blank_letters[0] if blank_letters else through[0] if through else letters[-1]
+    letters.remove(drop.upper())
+    return "".join(letters)
+
+
+def _last_events(game_ids: Sequence[int]) -> dict[int, int]:
+    if not game_ids:
+        return {}
+    rows = db.session.execute(
+        select(Event.game_id, func.max(Event.id)).where(Event.game_id.in_(game_ids)).group_by(Event.game_id)
+    )
+    return {game_id: int(last or 0) for game_id, last in rows}
+
+
+def _linked(learner_id: int) -> list[tuple[Player, Game]]:
+    return [
+        (player, game)
+        for player, game in db.session.execute(
+            select(Player, Game)
+            .join(Game, Game.id == Player.game_id)
+            .where(Player.learner_id == learner_id, Game.status == GameStatus.FINISHED)
+        )
+    ]
+
+
+def refresh(learner: Learner) -> None:
+    """Work out the figures of the learner's finished games not yet recorded, or changed since. Committed."""
+    linked = _linked(learner.id)
+    if not linked:
+        return
+    records = {
+        record.player_id: record
+        for record in db.session.execute(select(PlayerRecord).where(PlayerRecord.learner_id == learner.id)).scalars()
+    }
+    versions = _last_events([game.id for _, game in linked])
+    stale = [
+        (player, game)
+        for player, game in linked
+        if player.id not in records or records[player.id].version != versions.get(game.id, 0)
+    ]
+    if not stale:
+        return
+    results = service.results_of_games([game for _, game in stale])
+    for player, game in stale:
+        losses, _ = _losses(game, player)
+        record = records.get(player.id)
+        if record is None:
+            record = PlayerRecord(player_id=player.id, learner_id=learner.id, game_id=game.id, carded=False)
+        standing = next((s for s in results[game.id].standings if s.player == player.name), None)
+        closed = [r for r in game.rounds if r.status == RoundStatus.CLOSED]
+        record.version = versions.get(game.id, 0)
+        record.played_at = max((r.closed_at for r in closed if r.closed_at is not None), default=game.created_at)
+        record.total = standing.total if standing is not None else 0
+        record.top_total = sum(r.top_score or 0 for r in closed)
+        record.percentage = f"{standing.percentage:.2f}" if standing is not None else "0.00"
+        record.rank = standing.rank if standing is not None else None
+        record.players = len(results[game.id].standings)
+        record.rounds = len(closed)
+        record.losses = losses
+        db.session.add(record)
+    db.session.commit()
+
+
+def take_missed(learner: Learner) -> list[MissedTop]:
+    """The tops missed in the learner's recorded games that the "From my games" deck has not had yet, each game
+    marked as had (the caller commits, with the cards)."""
+    missed: list[MissedTop] = []
+    rows = db.session.execute(
+        select(PlayerRecord, Player, Game)
+        .join(Player, Player.id == PlayerRecord.player_id)
+        .join(Game, Game.id == PlayerRecord.game_id)
+        .where(PlayerRecord.learner_id == learner.id, PlayerRecord.carded.is_(False))
+    ).all()
+    for record, player, game in rows:
+        missed.extend(_losses(game, player)[1])
+        record.carded = True
+    return missed
+
+
+def _losses(game: Game, player: Player) -> tuple[dict[str, list[int]], list[MissedTop]]:
+    """The player's points lost in ``game`` by cause ({cause: [points, rounds]}) and the rounds whose top they
+    missed."""
+    rules = ruleset(game.rules)
+    notation: Notation = "french" if game.notation == "french" else "english"
+    closed = [r for r in game.rounds if r.status == RoundStatus.CLOSED]
+    ids = [r.id for r in closed]
+    results = {
+        row.round_id: row
+        for row in db.session.execute(
+            select(Result).where(Result.player_id == player.id, Result.round_id.in_(ids))
+        ).scalars()
+    }
+    corrected: dict[int, int] = {}
+    for row in db.session.execute(
+        select(Correction)
+        .where(Correction.player_id == player.id, Correction.round_id.in_(ids))
+        .order_by(Correction.id)
+    ).scalars():
+        corrected[row.round_id] = row.score  # the latest counts (§6.12)
+    losses: dict[str, list[int]] = {}
+    missed: list[MissedTop] = []
+    for round_ in closed:
+        top = round_.placed_move or (round_.tops or [""])[0]
+        result = results.get(round_.id)
+        score = corrected.get(round_.id, result.score if result is not None else 0)
+        move = result.move if result is not None else None
+        valid = result.valid if result is not None else False
+        loss = classify(rules, round_.board_before, notation, top, round_.top_score or 0, move, valid, score)
+        if loss.cause is None:
+            continue
+        points, count = losses.get(loss.cause, [0, 0])
+        losses[loss.cause] = [points + loss.points, count + 1]
+        absent = round_.closed_at is not None and player.joined_at > round_.closed_at  # joined after this round
+        if absent or loss.cause == "same_word" or not top:
+            continue
+        board = Board(rules.layout, list(round_.board_before))
+        try:
+            best = parse_move(top, board, notation)
+        except Exception:  # a stored top that does not read: no card rather than a wrong one
+            continue
+        bingo = len(best.tiles) == rules.rack_size
+        placed = {(t.row, t.col) for t in best.tiles}
+        step = (0, 1) if best.horizontal else (1, 0)
+        squares = [(best.row + step[0] * i, best.col + step[1] * i) for i in range(len(best.word))]
+        through = [board.at(r, c).upper() for r, c in squares if (r, c) not in placed]
+        blanks = [t.letter for t in best.tiles if t.blank]
+        word = best.word.upper()
+        missed.append(
+            MissedTop(
+                learner_id=player.learner_id or 0,
+                game_id=game.id,
+                round_id=round_.id,
+                round_number=round_.number,
+                lexicon=game.lexicon,
+                rack=round_.rack,
+                top=top,
+                word=word,
+                bingo=bingo,
+                stem=stem_of(word, blanks, through) if bingo else None,
+                cause=loss.cause,
+            )
+        )
+    return losses, missed
+
+
+def missed_tops(game: Game, player: Player) -> list[MissedTop]:
+    """The rounds of ``game`` whose top ``player`` missed (tests, and a game seen again)."""
+    return _losses(game, player)[1]
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game_id: int
+    played_at: datetime
+    lexicon: str
+    total: int
+    top_total: int
+    percentage: str
+    rank: int | None
+    players: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class History:
+    """A learner's games, oldest first, and the points lost by cause over the last ``last`` of them."""
+
+    games: list[GameLine]
+    last: int
+    losses: list[tuple[str, int, int]]  # (cause, points, rounds), in the order of CAUSES
+
+    @property
+    def lost(self) -> int:
+        return sum(points for _, points, _ in self.losses)
+
+
+def history(learner: Learner, last: int = DEFAULT_LAST) -> History:
+    """The learner's recorded games and the breakdown over the last ``last`` (call :func:`refresh` first)."""
+    rows = db.session.execute(
+        select(PlayerRecord, Game.lexicon)
+        .join(Game, Game.id == PlayerRecord.game_id)
+        .where(PlayerRecord.learner_id == learner.id)
+        .order_by(PlayerRecord.played_at, PlayerRecord.id)
+    ).all()
+    games = [
+        GameLine(r.game_id, r.played_at, lexicon, r.total, r.top_total, r.percentage, r.rank, r.players, r.rounds)
+        for r, lexicon in rows
+    ]
+    totals: dict[str, list[int]] = {}
+    for record, _ in rows[-last:] if last > 0 else []:
+        for cause, (points, count) in record.losses.items():
+            sums = totals.setdefault(cause, [0, 0])
+            sums[0] += points
+            sums[1] += count
+    breakdown = [(cause, totals.get(cause, [0, 0])[0], totals.get(cause, [0, 0])[1]) for cause in CAUSES]
+    return History(games, last, breakdown)
