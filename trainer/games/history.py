@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 
 from ..core.accounts import Learner
 from ..core.database import db
@@ -102,36 +102,46 @@ def _last_events(game_ids: Sequence[int]) -> dict[int, int]:
     return {game_id: int(last or 0) for game_id, last in rows}
 
 
-def _linked(learner_id: int) -> list[tuple[Player, Game]]:
-    return [
-        (player, game)
-        for player, game in db.session.execute(
-            select(Player, Game)
-            .join(Game, Game.id == Player.game_id)
-            .where(Player.learner_id == learner_id, Game.status == GameStatus.FINISHED)
+REFRESH_BATCH = 100  # games worked out in one request at most; the rest on the next (a first visit after many)
+
+
+def refresh(learner: Learner) -> int:
+    """Work out the figures of the learner's finished games not yet recorded, or changed since, at most
+    :data:`REFRESH_BATCH` of them (oldest first); how many are left for later. Committed.
+
+    What is kept is checked in two light reads (the linked players of finished games without figures; the figures
+    whose game has an event past them, one index seek a game), so a history whose figures are all kept costs a few
+    milliseconds."""
+    unseen = db.session.execute(
+        select(Player.id)
+        .join(Game, Game.id == Player.game_id)
+        .where(
+            Player.learner_id == learner.id,
+            Game.status == GameStatus.FINISHED,
+            ~exists().where(PlayerRecord.player_id == Player.id),
         )
-    ]
-
-
-def refresh(learner: Learner) -> None:
-    """Work out the figures of the learner's finished games not yet recorded, or changed since. Committed."""
-    linked = _linked(learner.id)
-    if not linked:
-        return
+        .order_by(Game.created_at, Player.id)
+    ).scalars()
+    moved = db.session.execute(  # a correction or a ruling after the end: an event past the one the figures saw
+        select(PlayerRecord.player_id).where(
+            PlayerRecord.learner_id == learner.id,
+            exists().where(Event.game_id == PlayerRecord.game_id, Event.id > PlayerRecord.version),
+        )
+    ).scalars()
+    stale = [*unseen, *moved]
+    if not stale:
+        return 0
+    now, later = stale[:REFRESH_BATCH], len(stale) - REFRESH_BATCH
+    pairs = db.session.execute(
+        select(Player, Game).join(Game, Game.id == Player.game_id).where(Player.id.in_(now))
+    ).all()
     records = {
         record.player_id: record
-        for record in db.session.execute(select(PlayerRecord).where(PlayerRecord.learner_id == learner.id)).scalars()
+        for record in db.session.execute(select(PlayerRecord).where(PlayerRecord.player_id.in_(now))).scalars()
     }
-    versions = _last_events([game.id for _, game in linked])
-    stale = [
-        (player, game)
-        for player, game in linked
-        if player.id not in records or records[player.id].version != versions.get(game.id, 0)
-    ]
-    if not stale:
-        return
-    results = service.results_of_games([game for _, game in stale])
-    for player, game in stale:
+    versions = _last_events([game.id for _, game in pairs])
+    results = service.results_of_games([game for _, game in pairs])
+    for player, game in pairs:
         losses, _ = _losses(game, player)
         record = records.get(player.id)
         if record is None:
@@ -149,6 +159,7 @@ def refresh(learner: Learner) -> None:
         record.losses = losses
         db.session.add(record)
     db.session.commit()
+    return max(0, later)
 
 
 def take_missed(learner: Learner) -> list[MissedTop]:
@@ -267,20 +278,33 @@ class History:
 def history(learner: Learner, last: int = DEFAULT_LAST) -> History:
     """The learner's recorded games and the breakdown over the last ``last`` (call :func:`refresh` first)."""
     rows = db.session.execute(
-        select(PlayerRecord, Game.lexicon)
+        select(
+            PlayerRecord.game_id,
+            PlayerRecord.played_at,
+            Game.lexicon,
+            PlayerRecord.total,
+            PlayerRecord.top_total,
+            PlayerRecord.percentage,
+            PlayerRecord.rank,
+            PlayerRecord.players,
+            PlayerRecord.rounds,
+        )
         .join(Game, Game.id == PlayerRecord.game_id)
         .where(PlayerRecord.learner_id == learner.id)
         .order_by(PlayerRecord.played_at, PlayerRecord.id)
     ).all()
-    games = [
-        GameLine(r.game_id, r.played_at, lexicon, r.total, r.top_total, r.percentage, r.rank, r.players, r.rounds)
-        for r, lexicon in rows
-    ]
+    games = [GameLine(*row) for row in rows]
     totals: dict[str, list[int]] = {}
-    for record, _ in rows[-last:] if last > 0 else []:
-        for cause, (points, count) in record.losses.items():
-            sums = totals.setdefault(cause, [0, 0])
-            sums[0] += points
-            sums[1] += count
+    if last > 0:
+        for losses in db.session.execute(
+            select(PlayerRecord.losses)
+            .where(PlayerRecord.learner_id == learner.id)
+            .order_by(PlayerRecord.played_at.desc(), PlayerRecord.id.desc())
+            .limit(last)
+        ).scalars():
+            for cause, (points, count) in losses.items():
+                sums = totals.setdefault(cause, [0, 0])
+                sums[0] += points
+                sums[1] += count
     breakdown = [(cause, totals.get(cause, [0, 0])[0], totals.get(cause, [0, 0])[1]) for cause in CAUSES]
     return History(games, last, breakdown)

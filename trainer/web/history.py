@@ -13,8 +13,10 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
+from sqlalchemy.exc import IntegrityError
 from wtforms import RadioField
 
 from ..core.accounts import Learner
@@ -62,22 +64,26 @@ class FeedForm(Form):
 
 def catch_up(learner: Learner) -> int:
     """Record the learner's finished games not seen yet and put the tops they missed in their deck (as their setting
-    says, §7.12); how many cards were added."""
-    history.refresh(learner)
+    says, §7.12); how many games are left for the next request (a first visit after very many)."""
+    later = history.refresh(learner)
     missed = history.take_missed(learner)
     feed = learner.from_games if learner.from_games in history.FEEDS else "tops"
     if feed == "off" or not missed:
         db.session.commit()
-        return 0
+        return later
     by_lexicon: dict[str, list[fromgames.FromGame]] = {}
     for top in missed:
         if feed == "bingos" and not top.bingo:
             continue
         for card_id in fromgames.card_ids(top.lexicon, top.word, top.stem):
             by_lexicon.setdefault(top.lexicon, []).append(fromgames.FromGame(card_id, top.round_id, top.cause))
-    added = sum(fromgames.add(learner, lexicon, cards, _("From my games")) for lexicon, cards in by_lexicon.items())
+    try:
+        for lexicon, cards in by_lexicon.items():
+            fromgames.add(learner, lexicon, cards, _("From my games"))
+    except IntegrityError:  # the same games taken by another request of the learner's at this moment
+        db.session.rollback()
     db.session.commit()
-    return added
+    return later
 
 
 def _catch_up_before_study() -> None:
@@ -100,17 +106,62 @@ def _last() -> int:
     return history.DEFAULT_LAST
 
 
-def plot(games: list[history.GameLine], width: int = 600, height: int = 200) -> dict[str, Any]:
+def _shown(games: list[history.GameLine]) -> list[dict[str, Any]]:
+    """Each game with its date (ISO, as the My rounds page writes it) and its percentage as the page writes it: two
+    decimals, a decimal comma in French (§6.13). Written here, not by Babel in the template: 500 games are 1,000
+    formats a request."""
+    comma = str(get_locale()) == "fr"
+    return [
+        {
+            "line": line,
+            "date": line.played_at.strftime("%Y-%m-%d"),
+            "pct": line.percentage.replace(".", ",") if comma else line.percentage,
+        }
+        for line in games
+    ]
+
+
+def _points_html(drawn: dict[str, Any]) -> Markup:
+    """The plot's points, one ``<circle>`` a game with its date and percentage in its title. Written here with plain
+    strings: a template loop (or ``Markup.format``) over 500 games costs more than the rest of the page. Every value
+    is a number or a date this module wrote."""
+    return Markup(
+        "".join(
+            f'<circle cx="{p["x"]}" cy="{p["y"]}" r="3" class="point"><title>{p["game"]["date"]}: '
+            f"{p['game']['pct']} %</title></circle>"
+            for p in drawn["points"]
+        )
+    )
+
+
+def _rows_html(games: list[dict[str, Any]]) -> Markup:
+    """The table of games, newest first: date, game (its archive page), total, top total, percentage, rank. The
+    lexicon's name is escaped; the rest are numbers and dates."""
+    archive = escape(url_for("archives.index"))
+    rows = []
+    for g in reversed(games):
+        line = g["line"]
+        rank = f"{line.rank}/{line.players}" if line.rank else "–"
+        rows.append(
+            f'<tr><td>{g["date"]}</td><td><a href="{archive}/{line.game_id}">{line.game_id}</a> · '
+            f'{escape(line.lexicon)}</td><td class="num">{line.total}</td><td class="num">{line.top_total}</td>'
+            f'<td class="num">{g["pct"]}</td><td class="num">{rank}</td></tr>'
+        )
+    return Markup("\n".join(rows))
+
+
+def plot(games: list[dict[str, Any]], width: int = 600, height: int = 200) -> dict[str, Any]:
     """The percentage plot's points and axes (drawn on the server, no script)."""
-    top = max([100.0, *(float(Decimal(g.percentage)) for g in games)])
+    values = [float(Decimal(g["line"].percentage)) for g in games]
+    top = max([100.0, *values])
     top = float(int(top + 24.99) // 25 * 25)  # the axis ends on a multiple of 25
     count = len(games)
     step = width / (count - 1) if count > 1 else 0
     points = []
-    for n, line in enumerate(games):
+    for n, (game, value) in enumerate(zip(games, values, strict=True)):
         x = round(n * step if count > 1 else width / 2, 1)
-        y = round(height - float(Decimal(line.percentage)) / top * height, 1)
-        points.append({"x": x, "y": y, "line": line})
+        y = round(height - value / top * height, 1)
+        points.append({"x": x, "y": y, "game": game})
     ticks = [{"value": int(v), "y": round(height - v / top * height, 1)} for v in _range(0.0, top, 25.0)]
     labels = sorted({0, count - 1, (count - 1) // 2}) if count > 2 else list(range(count))
     return {
@@ -137,20 +188,24 @@ def _range(start: float, stop: float, step: float) -> list[float]:
 def page() -> ResponseReturnValue:
     learner = logged_in_learner()
     assert learner is not None
-    catch_up(learner)
+    later = catch_up(learner)
     last = _last()
     seen = history.history(learner, last)
+    games = _shown(seen.games)
+    drawn = plot(games)
     form = FeedForm(feed=learner.from_games)
     return render_template(
         "history/history.html",
         seen=seen,
-        plot=plot(seen.games),
+        games=games,
+        later=later,
+        plot=drawn,
+        points_html=_points_html(drawn),
+        rows_html=_rows_html(games),
         causes=cause_names(),
         last=last,
         last_choices=sorted({*LAST_CHOICES, last}),
         form=form,
-        format_date=format_date,
-        percent=Decimal,
     )
 
 
