@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 from typing import ClassVar, Literal
 
 from trainer.engine.lexicon import Lexicon, normalise_word
@@ -88,6 +89,45 @@ class Card:
         return sorted(self.answers)
 
 
+@dataclass(frozen=True, slots=True)
+class GroupedWord:
+    """One word of an answer group, with what became of it in an attempt: "right", "missed" or "" (not asked
+    for, as a stem's words on a card that asks for its letters, or no attempt to judge)."""
+
+    word: str
+    status: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerGroup:
+    """A card's answers under one heading: a stem's added letter (``R`` for AEINST: RETAINS, NASTIER, ...), a
+    two's front or back hooks, a grid's valid or phony pairs. ``status`` is the heading's own, when the card
+    asks for the headings (a stem's letters)."""
+
+    name: str
+    words: tuple[GroupedWord, ...]
+    status: str = ""
+
+
+def _status(answer: str, card: Card, feedback: Feedback | None) -> str:
+    if feedback is None or answer not in card.answers:
+        return ""
+    return "right" if answer in feedback.right else "missed"
+
+
+def grouped_answers(card: Card, feedback: Feedback | None = None) -> tuple[AnswerGroup, ...]:
+    """The card's answers in its groups (none for a card without groups), each marked right or missed when
+    ``feedback`` is the attempt's. A stem card's groups are its added letters, in alphabetical order."""
+    return tuple(
+        AnswerGroup(
+            name,
+            tuple(GroupedWord(word, _status(word, card, feedback)) for word in words),
+            _status(name, card, feedback) if card.kind == "stem-letters" else "",
+        )
+        for name, words in card.groups
+    )
+
+
 def make_id(drill_type: str, lexicon: str, key: str) -> str:
     return f"{drill_type}:{lexicon}:{key}"
 
@@ -131,6 +171,19 @@ def _tile_letters(lexicon: Lexicon, letters: str, what: str) -> str:
     return letters
 
 
+@dataclass(frozen=True, slots=True)
+class KeySearch:
+    """The card keys a searched text names: exact keys, and patterns in which ``*`` is any run of characters."""
+
+    keys: frozenset[str]
+    patterns: tuple[str, ...] = ()
+
+
+def _search_text(text: str) -> str:
+    """A searched text as the keys write it: letters and ``?``, upper case, accents and separators gone."""
+    return "".join(ch for ch in normalise_word(text) if ch.isalpha() or ch == BLANK)
+
+
 class DrillType:
     """A kind of drill: builds cards from keys and says why an answer is wrong (CTFd-style plug-in)."""
 
@@ -144,6 +197,11 @@ class DrillType:
     def why_wrong(self, card: Card, answer: str) -> Reason:
         """Why ``answer`` (normalised, not in the answer set) is wrong on ``card``."""
         raise NotImplementedError
+
+    def search(self, text: str) -> KeySearch:
+        """The keys of this type's cards whose question is ``text`` (its letters in any order, ``?`` a blank)
+        or whose answers hold it: the card browser's search."""
+        return KeySearch(frozenset())
 
     def check(self, card: Card, answers: Iterable[str]) -> Feedback:
         """Right, wrong (with why) and missed answers of one attempt."""
@@ -192,6 +250,18 @@ class AnagramDrill(DrillType):
 
     def why_wrong(self, card: Card, answer: str) -> Reason:
         return Reason.NOT_A_WORD if _fits_rack(answer, card.key) else Reason.NOT_FROM_LETTERS
+
+    def search(self, text: str) -> KeySearch:
+        """The alphagram of ``text``, and for a word, its racks with one or two of its letters as blanks."""
+        letters = _search_text(text)
+        if not MIN_LENGTH <= len(letters) <= MAX_LENGTH:
+            return KeySearch(frozenset())
+        keys = {alphagram(letters)}
+        if BLANK not in letters:
+            for blanks in (1, 2):
+                for kept in combinations(sorted(letters), len(letters) - blanks):
+                    keys.add("".join(kept) + BLANK * blanks)
+        return KeySearch(frozenset(keys))
 
     def cards(
         self, lexicon: Lexicon, length: int, first: int = 1, last: int | None = None, blanks: int = 0
@@ -299,6 +369,14 @@ class StemDrill(DrillType):
             rank,
             stem.ways,
         )
+
+    def search(self, text: str) -> KeySearch:
+        """The stem ``text`` itself, and the stems a word of one more letter is made from (both ways of asking)."""
+        letters = _search_text(text).replace(BLANK, "")
+        stems = {alphagram(letters)} if MIN_LENGTH <= len(letters) < MAX_LENGTH else set()
+        if MIN_LENGTH < len(letters) <= MAX_LENGTH:
+            stems.update(alphagram(letters[:i] + letters[i + 1 :]) for i in range(len(letters)))
+        return KeySearch(frozenset(stems | {f"letters:{stem}" for stem in stems}))
 
     def why_wrong(self, card: Card, answer: str) -> Reason:
         stem = card.key.removeprefix("letters:")
@@ -437,6 +515,21 @@ class TwosDrill(DrillType):
             (("front", front_words), ("back", back_words)),
             rank,
         )
+
+    def search(self, text: str) -> KeySearch:
+        """A letter's cards; a two's hooks, its letters' cards and the grids holding it; a three's twos' hooks."""
+        letters = _search_text(text).replace(BLANK, "")
+        keys: set[str] = set()
+        patterns: tuple[str, ...] = ()
+        if len(letters) == 1:
+            keys.update(f"{where}:{letters}" for where in ("start", "end", "with"))
+        elif len(letters) == 2:
+            keys.update((f"hooks:{letters}", f"start:{letters[0]}", f"end:{letters[1]}"))
+            keys.update(f"with:{letter}" for letter in letters)
+            patterns = (f"grid:{letters}-*", f"grid:*-{letters}-*", f"grid:*-{letters}", f"grid:{letters}")
+        elif len(letters) == 3:
+            keys.update((f"hooks:{letters[1:]}", f"hooks:{letters[:2]}"))
+        return KeySearch(frozenset(keys), patterns)
 
     def why_wrong(self, card: Card, answer: str) -> Reason:
         what, _, rest = card.key.partition(":")

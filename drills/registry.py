@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from trainer.engine.lexicon import Lexicon
 
-from .cards import ANAGRAM, STEM, TWOS, Card, CardError, DrillType, Feedback, parse_id
+from .cards import ANAGRAM, STEM, TWOS, Card, CardError, DrillType, Feedback, make_id, parse_id
 
 DRILL_TYPES: dict[str, DrillType] = {}
 
@@ -39,6 +39,18 @@ def card_from_id(lexicon: Lexicon, card_id: str) -> Card:
     if lexicon_name != lexicon.name:
         raise CardError(f"card {card_id!r} belongs to lexicon {lexicon_name!r}, not {lexicon.name!r}")
     return drill_type(type_name).card(lexicon, key)
+
+
+def search(lexicon_name: str, text: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The ids of the cards of every drill type whose question is ``text`` or whose answers hold it, and
+    patterns of further ids (``*`` any run of characters): what the card browser looks up in a deck."""
+    ids: set[str] = set()
+    patterns: list[str] = []
+    for name, drill in DRILL_TYPES.items():
+        found = drill.search(text)
+        ids.update(make_id(name, lexicon_name, key) for key in found.keys)
+        patterns.extend(make_id(name, lexicon_name, pattern) for pattern in found.patterns)
+    return frozenset(ids), tuple(patterns)
 
 
 def check(card: Card, answers: Iterable[str]) -> Feedback:

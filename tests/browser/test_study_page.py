@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from drills.cardbox import CardboxRow, write_cardbox
 from tests.browser.axe import format_violations, serious_violations
 from tests.processes import TirageServer
+
+AAA_CONTRAST = "color-contrast-enhanced"  # axe's WCAG AAA text-contrast rule, off unless enabled
 
 
 def test_a_learner_studies_with_the_keyboard_only(
@@ -66,3 +71,74 @@ def test_a_learner_studies_with_the_keyboard_only(
     expect(page).to_have_url(re.compile(r"/study/decks/\d+$"))
     expect(page.locator(".prompt")).to_have_text(second)
     expect(page.get_by_text("The last grade is undone.")).to_be_visible()
+
+
+def test_a_learner_back_from_a_break_on_a_phone(
+    browser: Browser,
+    live_server: TirageServer,
+    axe: Callable[..., list[dict[str, Any]]],
+    tmp_path: Path,
+    screenshot_dir: Path,
+) -> None:
+    """Issue 18's study ergonomics on a phone, by keyboard: a cardbox of overdue cards imported, its backlog spread
+    over 3 days from the deck's page, a card found in the card browser by one of its words and marked missed; the
+    deck's, the browser's and the card's pages fit the phone, and pass axe in both themes (AAA contrast in the
+    high-contrast one)."""
+    base = live_server.base_url
+    now = datetime.now(UTC)
+    cardbox = tmp_path / "Anagrams.db"
+    write_cardbox(cardbox, [CardboxRow(q, 2, now - timedelta(days=3)) for q in ("AEINRST", "AEIRST", "AEILNOT")])
+    context = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844}, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{base}/study/signup")
+    page.keyboard.type("back-from-a-break")
+    page.keyboard.press("Tab")
+    page.keyboard.type("password123")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/study/$"))
+    page.goto(f"{base}/study/decks/import")
+    page.get_by_label("Deck name").fill("zyzzyva")
+    page.set_input_files("#file", str(cardbox))
+    page.get_by_role("button", name="Import", exact=True).click()
+    expect(page.locator(".prompt")).to_be_visible(timeout=60_000)  # built in the background, then its first card
+
+    page.goto(f"{base}/study/")
+    page.get_by_role("link", name="Cards, backlog and exports of zyzzyva").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("3 reviews are due today (3 of them since before today).")).to_be_visible()
+    page.get_by_label("Days (2 to 30)").fill("3")
+    page.keyboard.press("Enter")  # spread: the first of the two choices, checked already
+    expect(page.get_by_text("2 reviews moved.")).to_be_visible()
+    expect(page.get_by_text("1 review is due today")).to_be_visible()
+
+    page.get_by_role("link", name="Browse the cards").focus()
+    page.keyboard.press("Enter")
+    page.get_by_label("A question or an answer").fill("nastier")
+    page.keyboard.press("Enter")
+    expect(page.locator(".card-count")).to_have_text("1 card.")
+    page.get_by_role("link", name="AEINRST").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("h1")).to_have_text("AEINRST")
+    page.get_by_role("button", name="I got this wrong").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Marked missed: the card is graded Again and comes back soon.")).to_be_visible()
+    expect(page.locator(".card-history tbody tr")).to_have_count(1)
+    card_url = page.url
+
+    deck_url = card_url.split("/cards/")[0]
+    problems = []
+    for theme in ("standard", "contrast"):
+        for name, url in (("deck", f"{deck_url}/overview"), ("cards", f"{deck_url}/cards"), ("card", card_url)):
+            page.goto(f"{url}?theme={theme}")
+            if page.evaluate("document.documentElement.scrollWidth") > 390:
+                problems.append(f"{name}, {theme}: wider than the phone")
+            page.screenshot(path=screenshot_dir / f"study-{name}-{theme}.png", full_page=True)
+            options = {"rules": {AAA_CONTRAST: {"enabled": True}}} if theme == "contrast" else None
+            violations = axe(page, None, options)
+            serious = serious_violations([v for v in violations if v["id"] != AAA_CONTRAST])
+            below_aaa = [v for v in violations if v["id"] == AAA_CONTRAST]
+            if serious or below_aaa:
+                problems.append(f"{name}, {theme}:\n{format_violations(serious + below_aaa)}")
+    context.close()
+    assert not problems, "\n".join(problems)

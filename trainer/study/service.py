@@ -12,10 +12,14 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import math
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
@@ -23,6 +27,7 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 from sqlalchemy import delete, func, insert, select
 
+from drills.cardbox import export_cardbox, write_cardbox
 from drills.cards import ANAGRAM, STEM, TWOS, Card, CardError, Feedback, cards_from_words
 from drills.registry import card_from_id, check
 from drills.scheduling import (
@@ -456,9 +461,11 @@ def deck_summary(deck: Deck, now: datetime) -> dict[str, int]:
     }
 
 
-def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -> dict[str, Any]:
+def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14, weeks: int = 12) -> dict[str, Any]:
     """What the progress page plots: reviews per day, cards due in the coming days, retention by
-    deck (share of review answers not forgotten), cards by stability."""
+    deck (share of review answers not forgotten), retention week by week, cards by stability.
+
+    A week is seven study days ending with today's, then the seven before, and so on (docs/rules.md §7.15)."""
     decks = decks_of(learner)
     deck_ids = [deck.id for deck in decks]
     boundary = DayBoundary(hour=learner.day_starts_hour)
@@ -466,16 +473,30 @@ def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -
     since = boundary.start(now) - timedelta(days=days - 1)
     per_day: Counter[Any] = Counter()
     retention: dict[int, list[int]] = {deck_id: [0, 0] for deck_id in deck_ids}
+    by_week = [[0, 0] for _ in range(weeks)]  # [reviews, remembered], this week first
     if deck_ids:
         for reviewed_at, rating, kind, deck_id in db.session.execute(
             select(Review.reviewed_at, Review.rating, Review.kind, Review.deck_id).where(
-                Review.deck_id.in_(deck_ids), Review.reviewed_at >= since, Review.undone.is_(False)
+                Review.deck_id.in_(deck_ids),
+                Review.reviewed_at >= min(since, boundary.start(now) - timedelta(days=7 * weeks - 1)),
+                Review.undone.is_(False),
             )
         ):
-            per_day[boundary.day(reviewed_at)] += 1
+            day = boundary.day(reviewed_at)
+            week = (today - day).days // 7
+            if kind == ReviewKind.REVIEW.value and 0 <= week < weeks:
+                by_week[week][0] += 1
+                by_week[week][1] += rating != int(Rating.Again)
+            if reviewed_at < since:
+                continue
+            per_day[day] += 1
             if kind == ReviewKind.REVIEW.value:
                 retention[deck_id][0] += 1
                 retention[deck_id][1] += rating != int(Rating.Again)
+    retention_weeks = [
+        (today - timedelta(days=7 * week + 6), counts[1] / counts[0] if counts[0] else None, counts[0])
+        for week, counts in reversed(list(enumerate(by_week)))
+    ]
     reviews = [(today - timedelta(days=i), per_day[today - timedelta(days=i)]) for i in range(days - 1, -1, -1)]
     due_days: Counter[Any] = Counter()
     stability: Counter[str] = Counter()
@@ -501,7 +522,20 @@ def progress(learner: Learner, now: datetime, days: int = 30, ahead: int = 14) -
             for deck in decks
         ],
         "stability": [(name, stability[name]) for _, name in buckets] + [("> 1 yr", stability["> 1 yr"])],
+        "retention_weeks": retention_weeks,
     }
+
+
+def axis_ticks(highest: float, most: int = 4) -> list[int]:
+    """The numbers on a chart's value axis: 0 to a round top at or above ``highest``, in at most ``most`` equal
+    steps of 1, 2 or 5 times a power of ten. ``axis_ticks(7)`` is [0, 2, 4, 6, 8]; ``axis_ticks(0)`` is [0, 1]."""
+    magnitude = 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * magnitude
+            if math.ceil(highest / step) <= most:
+                return list(range(0, max(step, math.ceil(highest / step) * step) + 1, step))
+        magnitude *= 10
 
 
 def export_csv(deck: Deck) -> str:
@@ -561,6 +595,50 @@ def export_csv(deck: Deck) -> str:
                 ]
             )
     return out.getvalue()
+
+
+def export_cardbox_file(deck: Deck) -> bytes:
+    """The deck's anagram cards already studied as a Zyzzyva cardbox (docs/rules.md §7.10): each in the box
+    nearest its fsrs interval, due when it is due here, with its right and wrong answers, its streak of right
+    ones and the last right one. New cards, and cards of other drills, are not in it."""
+    rows = list(
+        db.session.execute(
+            select(DeckCard)
+            .where(DeckCard.deck_id == deck.id, DeckCard.state != 0)
+            .order_by(DeckCard.rank, DeckCard.id)
+        ).scalars()
+    )
+    answers: dict[str, list[tuple[bool, datetime]]] = {}
+    for card_id, rating, reviewed_at in db.session.execute(
+        select(Review.card_id, Review.rating, Review.reviewed_at)
+        .where(Review.deck_id == deck.id, Review.undone.is_(False))
+        .order_by(Review.id)
+    ):
+        answers.setdefault(card_id, []).append((rating != int(Rating.Again), reviewed_at))
+    boxes = export_cardbox([_state(row) for row in rows], scheduler_of(deck))
+    by_question = {row.card_id.rpartition(":")[2]: row.card_id for row in rows}
+    made = []
+    for box in boxes:
+        past = answers.get(by_question.get(box.question, ""), [])
+        streak = 0
+        for right, _at in reversed(past):
+            if not right:
+                break
+            streak += 1
+        rights = [at for right, at in past if right]
+        made.append(
+            replace(
+                box,
+                correct=len(rights),
+                incorrect=len(past) - len(rights),
+                streak=streak,
+                last_correct=rights[-1] if rights else None,
+            )
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "cardbox.db"
+        write_cardbox(path, made)
+        return path.read_bytes()
 
 
 def _state_name(state: int) -> str:

@@ -1,4 +1,5 @@
-"""Word study pages (``/study``): learners' accounts, decks, the study page, progress, import and export.
+"""Word study pages (``/study``): learners' accounts, decks, the study page, progress, import and export; a deck's
+page (its backlog, its list, its exports) and its card browser (each card's fsrs state and history).
 
 The study page works as plain forms (answer, then grade) so it needs no script; ``study.js`` adds the
 keyboard flow (Enter adds a word with instant feedback, Space reveals, 1–4 grade, U undoes).
@@ -10,16 +11,18 @@ import tempfile
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date
+from flask_babel import format_date, format_decimal, ngettext
 from flask_babel import gettext as _
 from fsrs import Scheduler
 from werkzeug.datastructures import FileStorage
 
+from drills.backlog import mean_recall
 from drills.cardbox import import_cardbox, read_cardbox
-from drills.cards import split_answers
+from drills.cards import grouped_answers, split_answers
 from drills.registry import check
 
 from ..core import accounts
@@ -32,7 +35,7 @@ from ..http.body import MAX_UPLOAD
 from ..http.ids import posted_number
 from ..http.negotiate import wants_json
 from ..http.ratelimit import limited, refused_guess
-from ..study import service
+from ..study import browser, lists, postpone, service
 from ..study.models import Deck, DeckCard, Review
 from .auth import learner_required, log_in, logged_in_learner
 from .common import safe_next
@@ -291,6 +294,7 @@ def reviewed(deck_id: int, review_id: int) -> ResponseReturnValue:
         card=card,
         review=review,
         feedback=feedback,
+        groups=grouped_answers(card, feedback),
         form=ActionForm(),
         can_change=last is not None and last.id == review.id,
     )
@@ -320,6 +324,9 @@ def undo(deck_id: int) -> ResponseReturnValue:
             flash(game_message(error), "error")
         else:
             flash(_("The last grade is undone."), "success")
+            card = posted_number(request.form.get("card_page", ""))
+            if card is not None:  # the undo button of a card's page goes back there
+                return redirect(url_for("study.card", deck_id=deck.id, card_id=card), code=303)
     return redirect(url_for("study.study", deck_id=deck.id), code=303)
 
 
@@ -360,7 +367,13 @@ def progress() -> ResponseReturnValue:
         "> 1 yr": _("over a year"),
     }
     figures["stability"] = [(names.get(label, label), count) for label, count in figures["stability"]]
-    return render_template("drills/progress.html", figures=figures)
+    for name in ("reviews_rows", "due_rows", "stability"):
+        figures[name + "_axis"] = service.axis_ticks(max((count for _label, count in figures[name]), default=0))
+    figures["retention_rows"] = [
+        (format_date(start, "d MMM"), round(share * 100) if share is not None else None, count)
+        for start, share, count in figures["retention_weeks"]
+    ]
+    return render_template("drills/progress.html", figures=figures, percent_axis=[0, 25, 50, 75, 100])
 
 
 @bp.get("/decks/<id:deck_id>/export.csv")
@@ -370,3 +383,249 @@ def export(deck_id: int) -> ResponseReturnValue:
     response = Response(service.export_csv(deck), content_type="text/csv; charset=utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="tirage-deck-{deck.id}.csv"'
     return response
+
+
+@bp.get("/decks/<id:deck_id>/cardbox.db")
+@learner_required
+def export_cardbox(deck_id: int) -> ResponseReturnValue:
+    """The deck's anagram cards already studied, as a Zyzzyva cardbox file (docs/rules.md §7.10)."""
+    deck = _learner_deck(deck_id)
+    response = Response(service.export_cardbox_file(deck), content_type="application/vnd.sqlite3")
+    response.headers["Content-Disposition"] = f'attachment; filename="tirage-deck-{deck.id}-Anagrams.db"'
+    return response
+
+
+# --- a deck's page, its backlog, its list, its cards -------------------------------------------------
+
+
+def _ready_deck(deck_id: int) -> Deck | None:
+    """The learner's deck when it is built (None: its study page shows the build's progress)."""
+    deck = _learner_deck(deck_id)
+    return deck if deck.status == "ready" else None
+
+
+def _study_message(error: Refused) -> str:
+    """A refusal of the deck page, the list or the card browser in the reader's language."""
+    if error.code == "bad_postpone" and error.params.get("setting") == "days":
+        return _("Choose a number of days from %(low)s to 30.", low=error.params.get("low", 1))
+    if error.code == "bad_postpone":
+        return _("Choose how to move the reviews.")
+    if error.code == "list_not_editable":
+        return _("This deck's cards come from its settings: make a new deck instead.")
+    if error.code == "words_too_long":
+        return _("Add at most %(n)s characters of words at once.", n=error.params.get("n", 0))
+    return game_message(error)
+
+
+def _one_decimal(value: float | None) -> str:
+    return str(format_decimal(value, "0.0")) if value is not None else "–"
+
+
+def _per_cent(value: float | None) -> str:
+    return str(format_decimal(value * 100, "0")) if value is not None else "–"
+
+
+bp.add_app_template_filter(_one_decimal, "one_decimal")
+bp.add_app_template_filter(_per_cent, "per_cent")
+
+
+@bp.get("/decks/<id:deck_id>/overview")
+@learner_required
+def deck_page(deck_id: int) -> ResponseReturnValue:
+    """A deck at a glance: its figures, its backlog (and moving it), what its list is, its exports."""
+    deck = _ready_deck(deck_id)
+    if deck is None:
+        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+    now = utcnow()
+    return render_template(
+        "drills/deck.html",
+        deck=deck,
+        summary=service.deck_summary(deck, now),
+        backlog=postpone.backlog(deck, now),
+        editable=lists.editable(deck),
+        form=ActionForm(),
+        anagrams=deck.source.get("kind") in ("anagram", "words", "cardbox", "games"),  # what a cardbox can hold
+    )
+
+
+@bp.post("/decks/<id:deck_id>/postpone")
+@learner_required
+def postpone_backlog(deck_id: int) -> ResponseReturnValue:
+    deck = _ready_deck(deck_id)
+    if deck is None:
+        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+    if not ActionForm().validate_on_submit():
+        flash(_("Form expired: reload the page."), "error")
+        return redirect(url_for("study.deck_page", deck_id=deck.id), code=303)
+    how = request.form.get("how", "")
+    days = posted_number(request.form.get("spread_days" if how == "spread" else "postpone_days", ""))
+    try:
+        moved = postpone.move_backlog(deck, how, days)
+    except Refused as error:
+        flash(_study_message(error), "error")
+        return redirect(url_for("study.deck_page", deck_id=deck.id), code=303)
+    recall = mean_recall(moved)
+    if recall is None:
+        flash(_("No review was due: nothing moved."), "success")
+    else:
+        flash(
+            ngettext(
+                "%(num)s review moved. When it comes back you should recall it %(then)s %% of the time"
+                " (%(now)s %% now).",
+                "%(num)s reviews moved. When they come back you should recall them %(then)s %% of the time on"
+                " average (%(now)s %% now).",
+                len(moved),
+                then=_per_cent(recall[1]),
+                now=_per_cent(recall[0]),
+            ),
+            "success",
+        )
+    return redirect(url_for("study.deck_page", deck_id=deck.id), code=303)
+
+
+@bp.get("/decks/<id:deck_id>/cards")
+@learner_required
+def cards(deck_id: int) -> ResponseReturnValue:
+    """Every card of the deck, searched (a question or an answer), filtered (state, due), 50 a page."""
+    deck = _ready_deck(deck_id)
+    if deck is None:
+        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+    query = browser.read_query(request.args)
+    page = browser.browse(deck, query)
+    args: dict[str, Any] = {"deck_id": deck.id, **page.query.as_args()}
+    links = {}
+    if page.query.page > 1:
+        links["previous"] = url_for("study.cards", **args, page=page.query.page - 1)
+    if page.query.page < page.pages:
+        links["next"] = url_for("study.cards", **args, page=page.query.page + 1)
+    return render_template(
+        "drills/cards.html",
+        deck=deck,
+        page=page,
+        links=links,
+        prompts={listed.row.id: _prompt(deck, listed.row) for listed in page.cards},
+        end_of_day=service.boundary_of(deck).end(utcnow()),
+    )
+
+
+def _prompt(deck: Deck, row: DeckCard) -> str:
+    """A card's question as the study page shows it (its id's key, when the card is no longer in the lexicon)."""
+    try:
+        return service.card_of(deck, row).prompt
+    except ValueError:
+        return row.card_id.split(":", 2)[-1]
+
+
+def _deck_card(deck: Deck, card_id: int) -> DeckCard:
+    try:
+        return service.deck_card(deck, card_id)
+    except Refused:
+        abort(404)
+
+
+@bp.get("/decks/<id:deck_id>/cards/<id:card_id>")
+@learner_required
+def card(deck_id: int, card_id: int) -> ResponseReturnValue:
+    """One card: its question and answers (a stem's by added letter), what fsrs knows of it, its history."""
+    deck = _learner_deck(deck_id)
+    row = _deck_card(deck, card_id)
+    drill = service.card_of(deck, row)
+    last = service.last_review(deck)
+    return render_template(
+        "drills/card.html",
+        deck=deck,
+        row=row,
+        card=drill,
+        groups=grouped_answers(drill),
+        facts=browser.facts(deck, row),
+        history=browser.history(row),
+        form=ActionForm(),
+        can_undo=last is not None and last.deck_card_id == row.id,
+        editable=lists.editable(deck),
+        back=safe_next(),
+    )
+
+
+@bp.post("/decks/<id:deck_id>/cards/<id:card_id>/missed")
+@learner_required
+def mark_missed(deck_id: int, card_id: int) -> ResponseReturnValue:
+    """ "I got this wrong": the card is graded Again now, as if answered (docs/rules.md §7.12)."""
+    deck = _learner_deck(deck_id)
+    row = _deck_card(deck, card_id)
+    if ActionForm().validate_on_submit():
+        browser.mark_missed(deck, row)
+        flash(_("Marked missed: the card is graded Again and comes back soon."), "success")
+    else:
+        flash(_("Form expired: reload the page."), "error")
+    return redirect(url_for("study.card", deck_id=deck.id, card_id=row.id), code=303)
+
+
+@bp.get("/decks/<id:deck_id>/list")
+@learner_required
+def edit_list(deck_id: int) -> ResponseReturnValue:
+    """Add words to a deck made from words, or choose words to remove; a generated deck says what it is."""
+    deck = _ready_deck(deck_id)
+    if deck is None:
+        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+    return render_template("drills/list.html", deck=deck, editable=lists.editable(deck), form=ActionForm())
+
+
+@bp.post("/decks/<id:deck_id>/list/add")
+@learner_required
+def add_words(deck_id: int) -> ResponseReturnValue:
+    deck = _ready_deck(deck_id)
+    if deck is None:
+        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+    if not ActionForm().validate_on_submit():
+        flash(_("Form expired: reload the page."), "error")
+        return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+    try:
+        added = lists.add_words(deck, request.form.get("words", ""))
+    except Refused as error:
+        flash(_study_message(error), "error")
+        return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+    flash(ngettext("%(num)s card added.", "%(num)s cards added.", len(added.card_ids)), "success")
+    if added.present:
+        flash(
+            ngettext("%(num)s word was in the deck already.", "%(num)s words were in the deck already.", added.present),
+            "success",
+        )
+    _say_skipped(added.skipped)
+    return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+
+
+@bp.post("/decks/<id:deck_id>/list/remove")
+@learner_required
+def remove_words(deck_id: int) -> ResponseReturnValue:
+    """Removing is two steps: the words (or a card's button) show the cards and the reviews that would go; the
+    confirmation (``confirm=1`` with the cards' ids) deletes them."""
+    deck = _ready_deck(deck_id)
+    if deck is None:
+        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+    if not ActionForm().validate_on_submit():
+        flash(_("Form expired: reload the page."), "error")
+        return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+    try:
+        if request.form.get("confirm") == "1":
+            ids = [n for n in (posted_number(v) for v in request.form.getlist("card")) if n is not None]
+            removed, reviews = lists.remove_cards(deck, ids)
+            said = _("Cards removed: %(cards)s; reviews deleted with them: %(n)s.", cards=removed, n=reviews)
+            flash(said, "success")
+            return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+        words = request.form.get("words", "")
+        ids = [n for n in (posted_number(v) for v in request.form.getlist("card")) if n is not None]
+        if ids:  # a card's page: that card
+            rows = [service.deck_card(deck, n) for n in ids]
+            words = "\n".join(row.card_id.rpartition(":")[2] for row in rows)
+        named = lists.cards_named(deck, words)
+    except Refused as error:
+        flash(_study_message(error), "error")
+        return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+    return render_template(
+        "drills/remove.html",
+        deck=deck,
+        named=named,
+        prompts={row.id: _prompt(deck, row) for row, _reviews in named.cards},
+        reviews=sum(count for _row, count in named.cards),
+        form=ActionForm(),
+    )
