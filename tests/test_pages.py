@@ -28,6 +28,8 @@ GAME_FORM: dict[str, Any] = {
     "rules": "en",
     "lexicon": "",
     "notation": "default",
+    "variant": "classic",
+    "preset": "",  # none: the times below (docs/rules.md §6.14)
     "round_seconds": "180",
     "reveal_seconds": "",
     "max_rounds": "",

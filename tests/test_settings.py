@@ -43,9 +43,11 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         "lexicon": "en",
         "notation": "english",
         "mode": "classic",
+        "variant": "classic",  # docs/rules.md §6.24: "joker", every draw holds a blank
         "max_rounds": None,
         "first_play_across": True,  # the federation's first-move rules (docs/rules.md §6.7, §6.9)
         "first_play_best_placement": True,
+        "preset": "classic",  # docs/rules.md §6.14: the preset the default times make
         "round_seconds": 180,
         "reveal_seconds": 30,
         "solo_bonus": 10,
@@ -100,6 +102,19 @@ def test_every_default_is_filled_in_as_docs_rules_6_14_says() -> None:
         ({"thirty_seconds_cue": 1}, "bad_setting", "thirty_seconds_cue"),
         ({"first_play_across": "no"}, "bad_setting", "first_play_across"),
         ({"first_play_best_placement": 0}, "bad_setting", "first_play_best_placement"),
+        ({"variant": "explosive"}, "bad_setting", "variant"),
+        ({"preset": "rapid"}, "bad_setting", "preset"),
+        ({"preset": ""}, "bad_setting", "preset"),
+        # docs/rules.md §6.14: a time given with a preset must be the preset's
+        ({"preset": "blitz", "round_seconds": 90}, "preset_conflict", "round_seconds"),
+        ({"preset": "semi-rapid", "reveal_seconds": None}, "preset_conflict", "reveal_seconds"),
+        ({"preset": "classic", "reveal_seconds": 10}, "preset_conflict", "reveal_seconds"),
+        # docs/rules.md §6.24: with blanks counting as neither, the joker's blank takes a place the minimums need
+        (
+            {"variant": "joker", "draw_rule": {"min_vowels": 4, "min_consonants": 3, "blanks_either": False}},
+            "impossible_draw_rule",
+            None,
+        ),
     ],
 )
 def test_a_bad_setting_is_refused_naming_it(data: Any, code: str, setting: str | None) -> None:
@@ -108,6 +123,33 @@ def test_a_bad_setting_is_refused_naming_it(data: Any, code: str, setting: str |
     assert refused.value.code == code and refused.value.params.get("setting") == setting
     if setting is not None and setting != "settings":
         assert setting in str(refused.value)
+
+
+def test_a_preset_sets_both_times_and_the_times_make_a_preset_as_docs_rules_6_14_says() -> None:
+    def pace(data: dict[str, Any]) -> tuple[object, object, object]:
+        settings = validate(data, LEXICONS)
+        return settings["preset"], settings["round_seconds"], settings["reveal_seconds"]
+
+    assert pace({"preset": "classic"}) == pace({}) == ("classic", 180, 30)
+    assert pace({"preset": "semi-rapid"}) == ("semi-rapid", 120, 20)
+    assert pace({"preset": "blitz"}) == ("blitz", 60, 15)
+    assert pace({"preset": "blitz", "round_seconds": 60, "reveal_seconds": 15}) == ("blitz", 60, 15)  # agreeing
+    assert pace({"preset": None, "round_seconds": 60}) == (None, 60, 30)  # null: no preset given
+    assert pace({"round_seconds": 120, "reveal_seconds": 20}) == ("semi-rapid", 120, 20)
+    assert pace({"round_seconds": 90}) == (None, 90, 30)
+    assert pace({"reveal_seconds": None}) == (None, 180, None)
+    with pytest.raises(RuleError) as refused:
+        validate({"preset": "blitz", "round_seconds": 90}, LEXICONS)
+    assert refused.value.params == {"setting": "round_seconds", "preset": "blitz", "value": 90, "wanted": 60}
+    assert str(refused.value).startswith("'round_seconds' is 90, but the preset blitz sets it to 60")
+
+
+def test_a_joker_game_is_a_setting_of_any_mode_and_the_classic_game_the_default() -> None:
+    assert validate({"variant": "joker"}, LEXICONS)["variant"] == "joker"
+    assert BY_NAME["variant"].choices() == ("classic", "joker") and BY_NAME["variant"].default == "classic"
+    # A blank counting as neither leaves six places for the minimums: 3 + 3 fit, 4 + 3 do not (above).
+    rule = {"min_vowels": 3, "min_consonants": 3, "blanks_either": False}
+    assert validate({"variant": "joker", "draw_rule": rule}, LEXICONS)["draw_rule"]["min_vowels"] == 3
 
 
 def test_the_seed_is_private_until_the_game_is_over() -> None:

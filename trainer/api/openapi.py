@@ -110,7 +110,7 @@ def _setting_schema(setting: Setting) -> dict[str, Any]:
     if setting.default is not None or setting.optional:
         schema["default"] = setting.default
     text = f"{setting.label}: {setting.help}"
-    if setting.default is None and setting.kind is str:
+    if setting.default is None and setting.kind is str and not setting.optional:
         text += " Default: the ruleset's own."
     if setting.private:
         text += " Shown only to the game's director until the game is over."
@@ -481,6 +481,22 @@ SCHEMAS: dict[str, Any] = {
             "placed": _STR,
             "plays": {"type": "integer", "description": "Number of legal plays."},
             "solo": {"type": ["string", "null"]},
+            "blank": {
+                "type": ["object", "null"],
+                "required": ["letter", "square", "swapped"],
+                "properties": {
+                    "letter": {"type": "string", "description": "The letter the blank stood for."},
+                    "square": {"type": "string", "description": "Its square, in the game's notation."},
+                    "swapped": {
+                        "type": "boolean",
+                        "description": "True: that letter, taken from the bag, is on the board in the blank's place, "
+                        "and the blank is back in the bag. False: no such letter was left, and the blank stays on "
+                        "the board.",
+                    },
+                },
+                "description": "A joker game's blank when the round's top placed it (docs/rules.md §6.24); null "
+                "otherwise.",
+            },
             "results": {
                 "type": "array",
                 "items": _ref("PlayerRound"),

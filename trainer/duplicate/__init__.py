@@ -6,5 +6,6 @@ these functions return and asks them again to carry a game on (same seed, same s
 same game). Modules: :mod:`.draw` (the bag and the draw rule), :mod:`.tiebreak`, :mod:`.rounds` (the
 lifecycle as a state machine, and :class:`~.rounds.DuplicateGame` to play one in memory), :mod:`.results`,
 :mod:`.mode` and :mod:`.modes` (what a game mode says, and the modes by name), :mod:`.classic`,
-:mod:`.settings` (each setting declared once), :mod:`.errors`.
+:mod:`.settings` (each setting declared once), :mod:`.joker` (joker games, a variant any mode can be played in),
+:mod:`.errors`.
 """

@@ -308,6 +308,18 @@ class Bag:
         taken = [self._tiles.pop(self._rng.randrange(len(self._tiles))) for _ in range(min(count, len(self._tiles)))]
         return "".join(sorted(taken))
 
+    def _put_first(self, kept: str) -> str:
+        """Tiles that go on a rack holding ``kept`` before it is completed at random: none here; a joker game's blank
+        (:class:`~.joker.JokerBag`, docs/rules.md §6.24)."""
+        return ""
+
+    def _complete(self, kept: str) -> str:
+        """The tiles that complete ``kept`` to a rack, sorted: :meth:`_put_first`'s, then tiles taken at random."""
+        first = self._put_first(kept)
+        for tile in first:
+            self._tiles.remove(tile)
+        return "".join(sorted(first + self._take(self.rules.rack_size - len(kept) - len(first))))
+
     def draw(self, reliquat: str | Sequence[str], round_number: int) -> Draw:
         """Complete ``reliquat`` (tiles of the last rack not played) to a rack for ``round_number``.
 
@@ -320,13 +332,13 @@ class Bag:
         kept = "".join(self._reliquat(reliquat))
         requirement = self.rule.requirement(round_number)
         self._rack = []
-        attempt = Tirage(kept, self._take(self.rules.rack_size - len(kept)))
+        attempt = Tirage(kept, self._complete(kept))
         rejets: list[Tirage] = []
         while not requirement.met_by(self.balance(attempt.rack)):
             if len(rejets) >= _MAX_ATTEMPTS:  # pragma: no cover - unreachable under a feasible requirement
                 raise RuntimeError(f"round {round_number}: no passing rack after {_MAX_ATTEMPTS} rejets")
             rejets.append(attempt)
             self._tiles = sorted(self._tiles + list(attempt.rack))
-            attempt = Tirage("", self._take(self.rules.rack_size))
+            attempt = Tirage("", self._complete(""))
         self._rack = list(attempt.rack)
         return Draw(round_number, kept, requirement, attempt, tuple(rejets))

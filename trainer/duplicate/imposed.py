@@ -50,6 +50,7 @@ from .draw import (
     reliquat_after,
 )
 from .errors import RuleError
+from .joker import CLASSIC, check_not_imposed
 from .mode import Analysis
 
 DRAWS = "draws"  # the field of a new game's request (the API's JSON, the director's form) that holds the list
@@ -424,17 +425,20 @@ class _Simulation:
         return ImposedDrawsError([_problem(line, code, message, **params)])
 
 
-def requested(data: Mapping[str, object], rules: Ruleset, rule: DrawRule) -> ImposedDraws | None:
-    """The imposed draws a new game's request gives in its ``draws`` field, checked for the game's rules and draw
-    rule; None when the field is left out, null or blank (the seed draws the racks).
+def requested(
+    data: Mapping[str, object], rules: Ruleset, rule: DrawRule, variant: str = CLASSIC
+) -> ImposedDraws | None:
+    """The imposed draws a new game's request gives in its ``draws`` field, checked for the game's rules, draw
+    rule and variant; None when the field is left out, null or blank (the seed draws the racks).
 
     A seed given too is refused (``seed_and_draws``): it would draw nothing, and a director who gives one expects
-    the racks it draws."""
+    the racks it draws. So is a joker game (``joker_imposed``, docs/rules.md §6.24)."""
     text = data.get(DRAWS)
     if text is None or (isinstance(text, str) and not text.strip()):
         return None
     if not isinstance(text, str):
         raise RuleError("bad_setting", f"'{DRAWS}' must be text: one draw a line, RELIQUAT+NEW", setting=DRAWS)
+    check_not_imposed(variant)
     if data.get("seed") not in (None, ""):
         raise RuleError(
             "seed_and_draws", "a game with imposed draws draws nothing from a seed: leave 'seed' out", setting="seed"

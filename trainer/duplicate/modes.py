@@ -1,6 +1,6 @@
 """Game modes by name, the way drill types are registered (:mod:`drills.registry`).
 
-Classic duplicate (:mod:`.classic`) is the first. A variant (a joker game, topping, solo practice) is a
+Classic duplicate (:mod:`.classic`) is the first. Another mode (topping, solo practice) is a
 new module with a :class:`~.mode.Mode` subclass (usually of :class:`~.classic.Classic`), registered at the
 bottom of this module; a game names its mode in its ``mode`` setting. Nothing else in the round
 lifecycle changes.

@@ -40,6 +40,7 @@ from .draw import Bag, Draw, DrawRule, DrawSource, EndReason
 from .errors import RuleError
 from .firstplay import best_first_placement
 from .imposed import ImposedDraws
+from .joker import CLASSIC, JOKER, BlankFate, JokerBag, blank_fate, swap_on_board
 from .mode import Analysis, Mode
 from .modes import mode
 from .results import RulingKind
@@ -242,14 +243,29 @@ class Setup:
     first_play_across: bool = False
     first_play_best_placement: bool = False
     imposed: ImposedDraws | None = None  # docs/rules.md §6.18: the racks come from this list, not from the seed
+    variant: str = CLASSIC  # docs/rules.md §6.24: "joker", every draw holds the blank (trainer.duplicate.joker)
+
+    def __post_init__(self) -> None:
+        if self.variant == JOKER and self.imposed is not None:
+            raise ValueError("a joker game draws its racks from its seed, not from imposed draws")
 
     def board(self, cells: str | None = None) -> Board:
         """The board with ``cells`` (rows joined, as stored), or an empty one."""
         return Board(self.rules.layout, list(cells)) if cells is not None else Board.empty(self.rules)
 
     def draw_source(self) -> DrawSource:
-        """Where the racks come from, before the first round: the imposed draws, or a full bag drawn from the seed."""
-        return self.imposed if self.imposed is not None else Bag(self.rules, self.draw_rule, seed=self.seed)
+        """Where the racks come from, before the first round: the imposed draws, or a full bag drawn from the seed (a
+        joker game's: one blank, put first on every rack)."""
+        if self.imposed is not None:
+            return self.imposed
+        if self.variant == JOKER:
+            return JokerBag(self.rules, self.draw_rule, seed=self.seed)
+        return Bag(self.rules, self.draw_rule, seed=self.seed)
+
+    def blank_fate(self, board_before: Board, move: Move, rack: str) -> BlankFate | None:
+        """In a joker game, what becomes of the blank when ``move`` is the top placed (docs/rules.md §6.24); None in
+        a classic game, or when the play leaves the blank on the rack."""
+        return blank_fate(self.rules, board_before, move, rack) if self.variant == JOKER else None
 
 
 @dataclass(frozen=True)
@@ -286,6 +302,17 @@ class GameEnd:
     draw: Draw | None = None
 
 
+def _placed(setup: Setup, board: Board, move: Move, rack: str, bag: DrawSource | None) -> tuple[str, BlankFate | None]:
+    """Put the top ``move`` on ``board`` by the game's mode and return the reliquat; in a joker game, swap the blank
+    it places for its letter from the bag (on the board, and in ``bag`` when the caller draws from one)."""
+    fate = setup.blank_fate(board, move, rack)
+    reliquat = setup.mode.place(board, move, rack)
+    swap_on_board(board, fate)
+    if fate is not None and fate.swapped and isinstance(bag, JokerBag):
+        bag.swap_blank(fate.letter)
+    return reliquat, fate
+
+
 def replay(setup: Setup, played: Sequence[PlayedRound]) -> tuple[DrawSource, str]:
     """The bag as it stands after ``played`` (drawn again from the seed, or read from the imposed draws, round by
     round) and the reliquat.
@@ -301,7 +328,7 @@ def replay(setup: Setup, played: Sequence[PlayedRound]) -> tuple[DrawSource, str
             raise ValueError(f"round {round_.number}: the seed draws {draw.rack}, the game holds {round_.rack}")
         board = setup.board(round_.board_before)
         move = parse_move(round_.placed, board, setup.notation)
-        reliquat = setup.mode.place(board, move, round_.rack)
+        reliquat, _fate = _placed(setup, board, move, round_.rack, bag)
     return bag, reliquat
 
 
@@ -415,9 +442,10 @@ def judge_round(
 
 
 def place(setup: Setup, board_before: str, move: str, rack: str) -> tuple[str, str]:
-    """The board's cells once ``move`` (in the game's notation) is placed on ``board_before``, and the reliquat."""
+    """The board's cells once ``move`` (in the game's notation) is placed on ``board_before`` (in a joker game, with
+    the blank swapped for its letter from the bag: docs/rules.md §6.24), and the reliquat."""
     board = setup.board(board_before)
-    reliquat = setup.mode.place(board, parse_move(move, board, setup.notation), rack)
+    reliquat, _fate = _placed(setup, board, parse_move(move, board, setup.notation), rack, None)
     return "".join(board.cells), reliquat
 
 
@@ -434,6 +462,7 @@ class Round:
     tops: tuple[Move, ...]
     placed: Move
     reliquat: str
+    blank: BlankFate | None = None  # a joker game's blank, when the top placed it (docs/rules.md §6.24)
 
 
 class DuplicateGame:
@@ -510,8 +539,8 @@ class DuplicateGame:
                 f"{written} is not a top play of round {opened.number} ({opened.analysis.top_score} points)"
             )
         chosen = tops[tops.index(chosen)]  # the generator's play, with its score
-        reliquat = self.setup.mode.place(self.board, chosen, opened.draw.rack)
-        played = Round(opened.number, opened.draw, opened.analysis.top_score, tops, chosen, reliquat)
+        reliquat, fate = _placed(self.setup, self.board, chosen, opened.draw.rack, self.bag)
+        played = Round(opened.number, opened.draw, opened.analysis.top_score, tops, chosen, reliquat, fate)
         self.rounds.append(played)
         self.current = None
         return played

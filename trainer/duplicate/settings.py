@@ -22,6 +22,7 @@ from trainer.engine.rules import ruleset, ruleset_codes
 
 from .draw import Bag, DrawRule
 from .errors import RuleError
+from .joker import JOKER, VARIANTS, JokerBag
 from .modes import MODES
 from .text import N_
 
@@ -49,6 +50,35 @@ SECTIONS = (
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A pace of game (docs/rules.md §6.14): the time per round and the reveal pause it sets."""
+
+    name: str
+    title: str  # for the game form (English; the pages translate it)
+    round_seconds: int
+    reveal_seconds: int
+
+
+PRESETS: dict[str, Preset] = {
+    preset.name: preset
+    for preset in (
+        Preset("classic", N_("Classic: 3 minutes a round, 30 s reveal"), 180, 30),
+        Preset("semi-rapid", N_("Semi-rapid: 2 minutes a round, 20 s reveal"), 120, 20),
+        Preset("blitz", N_("Blitz: 1 minute a round, 15 s reveal"), 60, 15),
+    )
+}
+PRESET_TIMES = ("round_seconds", "reveal_seconds")  # the settings a preset sets
+
+
+def preset_of(round_seconds: object, reveal_seconds: object) -> str | None:
+    """The preset whose times these are, or None."""
+    for preset in PRESETS.values():
+        if (preset.round_seconds, preset.reveal_seconds) == (round_seconds, reveal_seconds):
+            return preset.name
+    return None
+
+
+@dataclass(frozen=True)
 class Setting:
     """One setting of a game.
 
@@ -70,11 +100,16 @@ class Setting:
     private: bool = False  # shown only to the game's director until the game is over (the seed)
 
     def choices(self) -> tuple[str, ...]:
-        """What a ``str`` setting may be (the rulesets, the modes, the notations; lexicons are the server's)."""
+        """What a ``str`` setting may be (the rulesets, the modes, the variants, the notations, the presets; lexicons
+        are the server's)."""
         if self.name == "rules":
             return tuple(ruleset_codes())
         if self.name == "mode":
             return tuple(MODES)
+        if self.name == "variant":
+            return tuple(VARIANTS)
+        if self.name == "preset":
+            return tuple(PRESETS)
         if self.name == "notation":
             return NOTATIONS
         return ()
@@ -110,6 +145,18 @@ SETTINGS: tuple[Setting, ...] = (
         None,
     ),
     Setting("mode", "game", N_("Mode"), N_("How the game is played: classic duplicate."), str, "classic"),
+    # docs/rules.md §6.24: any mode may be played as a joker game (trainer.duplicate.joker).
+    Setting(
+        "variant",
+        "game",
+        N_("Variant"),
+        N_(
+            "Classic, or a joker game: every draw holds a blank, and when the top places it, the blank is swapped"
+            " for its letter from the bag."
+        ),
+        str,
+        "classic",
+    ),
     Setting(
         "max_rounds",
         "game",
@@ -137,6 +184,19 @@ SETTINGS: tuple[Setting, ...] = (
         N_("A first-move play scores its word's best placement through the centre, wherever it was put."),
         bool,
         True,
+    ),
+    # docs/rules.md §6.14: a preset sets the two times below; left out, it is the one the times match, if any.
+    Setting(
+        "preset",
+        "clock",
+        N_("Preset"),
+        N_(
+            "Classic (3 minutes a round), semi-rapid (2 minutes) or blitz (1 minute): it sets the time per round and"
+            " the reveal pause. Choose none to set them yourself."
+        ),
+        str,
+        None,
+        optional=True,
     ),
     Setting(
         "round_seconds",
@@ -353,6 +413,31 @@ def _draw_rule(data: object) -> dict[str, int | bool]:
     return rule
 
 
+def _pace(data: Mapping[str, object], settings: dict[str, Any]) -> None:
+    """The preset's times in ``settings`` (docs/rules.md §6.14): a preset given sets the time per round and the
+    reveal pause, and either of them given too must be the preset's (``preset_conflict`` otherwise: which one is
+    meant cannot be guessed). Without a preset, the times stay as given and the preset is the one they match."""
+    name = data.get("preset")
+    if name is None:
+        settings["preset"] = preset_of(settings["round_seconds"], settings["reveal_seconds"])
+        return
+    preset = PRESETS[_choice(BY_NAME["preset"], name, BY_NAME["preset"].choices())]
+    for time in PRESET_TIMES:
+        wanted = getattr(preset, time)
+        if time in data and settings[time] != wanted:
+            raise RuleError(
+                "preset_conflict",
+                f"'{time}' is {settings[time]}, but the preset {preset.name} sets it to {wanted}: leave '{time}' out, "
+                "or leave 'preset' out to give your own times",
+                setting=time,
+                preset=preset.name,
+                value=settings[time],
+                wanted=wanted,
+            )
+        settings[time] = wanted
+    settings["preset"] = preset.name
+
+
 def random_seed() -> int:
     """A seed of 128 random bits (and at least :data:`SEED_DIGITS` digits, like a chosen one)."""
     return MIN_SEED + secrets.randbits(128)
@@ -412,6 +497,7 @@ def validate(data: object, lexicons: Mapping[str, str], new_seed: Callable[[], i
         "lexicon": lexicon,
         "notation": _choice(BY_NAME["notation"], given("notation") or rules.notation, NOTATIONS),
         "mode": _choice(BY_NAME["mode"], given("mode"), BY_NAME["mode"].choices()),
+        "variant": _choice(BY_NAME["variant"], given("variant"), BY_NAME["variant"].choices()),
     }
     for setting in SETTINGS:
         if setting.kind is int and setting.group is None and setting.name != "seed":
@@ -421,10 +507,11 @@ def validate(data: object, lexicons: Mapping[str, str], new_seed: Callable[[], i
             if not isinstance(value, bool):
                 raise _bad(setting.name, f"'{setting.name}' must be true or false")
             settings[setting.name] = value
+    _pace(data, settings)
     settings["seed"] = seed_of(given("seed"))
     rule = _draw_rule(data.get(DRAW_RULE))
     try:
-        Bag(rules, draw_rule(rule), seed=0)
+        (JokerBag if settings["variant"] == JOKER else Bag)(rules, draw_rule(rule), seed=0)
     except ValueError as exc:
         raise RuleError("impossible_draw_rule", str(exc)) from None
     settings[DRAW_RULE] = rule
@@ -459,12 +546,15 @@ def markdown_table() -> str:
     lines = ["| setting | default | allowed | what it does |", "| --- | --- | --- | --- |"]
     for setting in SETTINGS:
         name = f"`{setting.group}.{setting.name}`" if setting.group else f"`{setting.name}`"
-        if setting.default is None:
+        if setting.name == "preset":
+            default = "the one the times match, if any"
+        elif setting.default is None:
             default = "random" if setting.name == "seed" else ("the ruleset's" if setting.kind is str else "none")
         else:
             default = str(setting.default).lower() if setting.kind is bool else str(setting.default)
         if setting.kind is str:
             allowed = ", ".join(setting.choices()) or "a lexicon of the server (`tirage lexicon list`)"
+            allowed += ", or null" if setting.optional else ""
         else:
             allowed = setting.bounds()
         lines.append(f"| {name} | {default} | {allowed} | {setting.label}: {setting.help} |")

@@ -9,7 +9,9 @@ up to date square by square.
 
 Blanks: the walk takes a letter from the rack's real tiles first and from a blank only when none
 is left, so each sequence of letters is walked once; the ways to designate blanks are expanded,
-and scored exactly, when a word is found (:func:`_designations`).
+and scored exactly, when a word is found (:func:`_designations`; for a rack with one blank, every
+rack of a joker game, without building a product of choices: 155 ms of CPU became 64 ms for
+``?EHIMOR`` on the empty board).
 
 Top-only mode (:func:`top_moves`) bounds, for every (anchor, start), the best score any play
 could reach there (the rack's best tiles on the best squares, words ignored), searches anchors
@@ -180,6 +182,8 @@ def _designations(
     A letter used more often than the rack holds it must take blanks; blanks may also stand in
     for a letter the rack has (each such choice is its own play).
     """
+    if blanks == 1:
+        return _one_blank_designations(placed, rack_counts, coefficient, letter_values)
     positions: dict[int, list[int]] = {}
     for k, (_, letter) in enumerate(placed):
         positions.setdefault(letter, []).append(k)
@@ -202,6 +206,36 @@ def _designations(
             (square, letter | BLANK_FLAG if k in blank_indices else letter) for k, (square, letter) in enumerate(placed)
         )
         out.append((sum(c[1] for c in combination), tiles))
+    return out
+
+
+def _one_blank_designations(
+    placed: list[tuple[int, int]],
+    rack_counts: list[int],
+    coefficient: dict[int, int],
+    letter_values: Sequence[int],
+) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """:func:`_designations` for a rack with one blank (every rack of a joker game, docs/rules.md §6.24), in the same
+    order, without building the product of every letter's choices: the letter the rack is short of takes the blank
+    at each of its places; with none short, the word is played without it, then with it at each place of the
+    letters (the last letter to appear first, as the product orders them)."""
+    positions: dict[int, list[int]] = {}
+    for k, (_, letter) in enumerate(placed):
+        positions.setdefault(letter, []).append(k)
+    short = [ks for letter, ks in positions.items() if len(ks) > rack_counts[letter]]
+    if len(short) > 1 or (short and len(short[0]) - rack_counts[placed[short[0][0]][1]] > 1):
+        return []  # more letters missing than one blank plays (the walk never finds such a word)
+    out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    if short:
+        places = short[0]
+    else:
+        out.append((0, tuple(placed)))
+        places = [k for ks in reversed(positions.values()) for k in ks]
+    for k in places:
+        square, letter = placed[k]
+        tiles = list(placed)
+        tiles[k] = (square, letter | BLANK_FLAG)
+        out.append((letter_values[letter] * coefficient[square], tuple(tiles)))
     return out
 
 

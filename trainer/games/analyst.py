@@ -50,6 +50,7 @@ class SetupSpec:
     first_play_across: bool = False
     first_play_best_placement: bool = False
     imposed_draws: str | None = None  # the game's list of draws (docs/rules.md §6.18), as stored
+    variant: str = "classic"  # docs/rules.md §6.24: "joker", every draw holds the blank
 
     def setup(self, store: LexiconStore) -> Setup:
         rules, draw_rule = ruleset(self.rules), declared.draw_rule(self.draw_rule)
@@ -64,6 +65,7 @@ class SetupSpec:
             first_play_across=self.first_play_across,
             first_play_best_placement=self.first_play_best_placement,
             imposed=_imposed(self.imposed_draws, self.rules, draw_rule) if self.imposed_draws is not None else None,
+            variant=self.variant,
         )
 
 

@@ -15,6 +15,7 @@ from math import ceil
 from sqlalchemy import func, select
 
 from ..core.database import db
+from ..duplicate.joker import BlankFate
 from ..duplicate.results import GameResults, PlayerRound, Standing
 from ..engine.board import Board
 from ..engine.errors import EngineError
@@ -73,6 +74,9 @@ class Reveal:
     players: int
     best_players: list[PlayerRound]
     plays: int  # legal plays the rack had
+    # A joker game's blank, when the top placed it (docs/rules.md §6.24): swapped for its letter, or left on the board.
+    blank: BlankFate | None = None
+    blank_square: str = ""  # its square, in the game's notation
 
 
 @dataclass
@@ -209,6 +213,7 @@ def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
     tops = list(round_.tops or [])
     next_best = next_best_words(round_.best_plays or [], tops, top_score)
     best = sorted((p for p in submitted if p.valid), key=lambda p: (-p.total, p.player))[:BEST_PLAYERS_SHOWN]
+    blank = service.blank_of(game, round_)
     return Reveal(
         number=round_.number,
         rack=round_.rack,
@@ -221,6 +226,8 @@ def _reveal(game: Game, round_: Round, results: GameResults) -> Reveal:
         players=len(players),
         best_players=best,
         plays=scored.plays,
+        blank=blank,
+        blank_square=square_name(blank.row, blank.col, notation_of(game)) if blank is not None else "",
     )
 
 

@@ -10,13 +10,16 @@ line, so a reader that takes columns by name, or the first ones by place, reads 
 The GCG record follows the board: one ``>Top:`` line per closed round with the rack, the placed
 play in English coordinates (``.`` for tiles played through, lower case for blanks), its score
 and the running top total, then a ``#note`` with the draw (``RELIQUAT+NEW``, rejets with ``-``).
-``#lexicon`` holds the lexicon's name only, as GCG readers expect; its edition is in ``#description``.
+``#lexicon`` holds the lexicon's name only, as GCG readers expect; its edition is in ``#description``. In a joker
+game (docs/rules.md §6.24) the description says so, and a round whose top placed the blank has a second note saying
+what became of it (``#note round 3, joker: the blank (E) on 8H is replaced by the letter E from the bag``).
 
 Everything here is read from what the game stored (results judged at each round's close): nothing
 loads the lexicon, so a list changed or removed since changes none of it.
 
 The round list is the draw of every closed round, one a line as docs/rules.md §6.3 writes it: what a club
-pastes to play the same racks as a game with imposed draws (§6.18), and reads back as the same racks.
+pastes to play the same racks as a game with imposed draws (§6.18), and reads back as the same racks. A joker game's
+list says in its header that it cannot be played so (§6.24).
 """
 
 from __future__ import annotations
@@ -26,13 +29,14 @@ import io
 from collections.abc import Sequence
 
 from ..duplicate.imposed import round_list
+from ..duplicate.joker import JOKER, BlankFate
 from ..duplicate.results import GameResults, percentage
 from ..engine.board import Board
-from ..engine.notation import format_move, parse_move
+from ..engine.notation import format_move, parse_move, square_name
 from ..engine.rules import ruleset
 from .edition import label
 from .models import Game
-from .service import notation_of
+from .service import blank_of, notation_of
 from .sheets import SheetRound
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -134,8 +138,8 @@ def game_gcg(game: Game) -> str:
         f"#player1 {GCG_NICK} Tirage duplicate game {game.id}",
         f"#title Tirage duplicate game {game.id}",
         f"#lexicon {game.lexicon}",
-        f"#description Duplicate ({game.rules}), lexicon {_one_line(label(game.lexicon, game.lexicon_edition))}: "
-        "the top play placed each round",
+        f"#description Duplicate ({game.rules}{', joker game' if game.variant == JOKER else ''}), lexicon "
+        f"{_one_line(label(game.lexicon, game.lexicon_edition))}: the top play placed each round",
     ]
     total = 0
     for round_ in game.rounds:
@@ -148,7 +152,18 @@ def game_gcg(game: Game) -> str:
         coordinate, word = format_move(move, "english", through="dot").split(" ")
         lines.append(f">{GCG_NICK}: {round_.rack} {coordinate} {word} +{score} {total}")
         lines.append(f"#note round {round_.number}, draw {round_.draw_record}")
+        blank = blank_of(game, round_)
+        if blank is not None:
+            lines.append(f"#note round {round_.number}, joker: {_blank_text(blank)}")
     return "\n".join(lines) + "\n"
+
+
+def _blank_text(blank: BlankFate) -> str:
+    """What became of a joker game's blank, in English (the GCG record's notes are)."""
+    square = square_name(blank.row, blank.col, "english")
+    if blank.swapped:
+        return f"the blank ({blank.letter}) on {square} is replaced by the letter {blank.letter} from the bag"
+    return f"no {blank.letter} is left in the bag: the blank ({blank.letter}) on {square} stays on the board"
 
 
 def game_draws(game: Game) -> str:
@@ -160,6 +175,11 @@ def game_draws(game: Game) -> str:
         f"{len(closed)} rounds; a rejected rack is written first, with a -",
         f"played with the lexicon {_one_line(label(game.lexicon, game.lexicon_edition))}",
     ]
+    if game.variant == JOKER:
+        header.append(
+            "a joker game (docs/rules.md §6.24): the blank goes back to the bag after each top that places it, so "
+            "this list cannot be played as imposed draws"
+        )
     return round_list((r.draw_record for r in closed), header)
 
 

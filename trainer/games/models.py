@@ -79,6 +79,10 @@ class Game(Model):
     lexicon_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
     notation: Mapped[str] = mapped_column(String(16))
     mode: Mapped[str] = mapped_column(String(16), default="classic")  # trainer.duplicate.modes
+    # classic or joker (docs/rules.md §6.24, trainer.duplicate.joker): every draw of a joker game holds the blank.
+    variant: Mapped[str] = mapped_column(String(16), default="classic", server_default="classic")
+    # The preset the round and reveal times are (docs/rules.md §6.14): classic, semi-rapid, blitz; None: none of them.
+    preset: Mapped[str | None] = mapped_column(String(16), default=None)
     round_seconds: Mapped[int] = mapped_column(default=180)
     # None: wait for the director. No column default: SQLAlchemy would put it in place of an explicit None.
     reveal_seconds: Mapped[int | None] = mapped_column()

@@ -17,6 +17,7 @@ from ..core.database import db
 from ..duplicate import settings as declared
 from ..duplicate.results import GameResults, PlayerRound, RoundResult, Standing
 from ..duplicate.results import Ruling as RulingRecord
+from ..engine.notation import square_name
 from . import edition, service
 from .cache import cached
 from .models import Event, Game, Player, Result, Round
@@ -137,11 +138,22 @@ def round_details(game: Game, round_: Round, results: GameResults) -> dict[str, 
         "placed": round_.placed_move,
         "plays": scored.plays,
         "solo": scored.solo,
+        "blank": blank(game, round_),
         "results": [
             _player_round(p, ids.get(p.player), rows.get(ids[p.player]) if p.player in ids else None)
             for p in scored.players.values()
         ],
     }
+
+
+def blank(game: Game, round_: Round) -> dict[str, Any] | None:
+    """A joker game's blank when the round's top placed it: its letter, square, and whether it was swapped for its
+    letter from the bag (docs/rules.md §6.24); None otherwise."""
+    fate = service.blank_of(game, round_)
+    if fate is None:
+        return None
+    square = square_name(fate.row, fate.col, service.notation_of(game))
+    return {"letter": fate.letter, "square": square, "swapped": fate.swapped}
 
 
 def round_shown(game: Game, round_: Round, results: GameResults) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from ..core.names import name_key, player_name
 from ..duplicate import imposed, rounds
 from ..duplicate import settings as declared
 from ..duplicate.errors import RuleError
+from ..duplicate.joker import JOKER, BlankFate, blank_fate
 from ..duplicate.mode import Mode
 from ..duplicate.modes import mode
 from ..duplicate.results import Correction as CorrectionRecord
@@ -56,6 +57,7 @@ from ..duplicate.rounds import (
 )
 from ..engine.board import Board
 from ..engine.errors import EngineError
+from ..engine.notation import parse_move
 from ..engine.rules import Notation, ruleset
 from . import analyst, draws, edition
 from .analyst import SetupSpec
@@ -126,6 +128,7 @@ def spec_of(game: Game) -> SetupSpec:
         game.first_play_across,
         game.first_play_best_placement,
         game.imposed_draws,
+        game.variant,
     )
 
 
@@ -168,7 +171,7 @@ def create_game(director: Director, data: object) -> Game:
     rules = ruleset(settings["rules"])
     assert isinstance(data, dict)  # game_settings refuses anything else
     listed: imposed.ImposedDraws | None = _rule(
-        lambda: imposed.requested(data, rules, declared.draw_rule(settings[declared.DRAW_RULE]))
+        lambda: imposed.requested(data, rules, declared.draw_rule(settings[declared.DRAW_RULE]), settings["variant"])
     )
     game = Game(
         join_code=new_join_code(),
@@ -204,6 +207,19 @@ def imposed_reliquat_differs(game: Game, round_: Round) -> tuple[str, str] | Non
     kept = setup.imposed.published_reliquat(round_.number)
     _board, left = rounds.place(setup, round_.board_before, round_.placed_move, round_.rack)
     return None if kept is None or left == kept else (left, kept)
+
+
+def blank_of(game: Game, round_: Round) -> BlankFate | None:
+    """In a joker game, what became of the blank the round's placed top used: swapped for its letter from the bag,
+    or left on the board (docs/rules.md §6.24); None otherwise. Worked out from the round's board and rack alone."""
+    if game.variant != JOKER or round_.placed_move is None:
+        return None
+    rules = ruleset(game.rules)
+    board = Board(rules.layout, list(round_.board_before))
+    try:
+        return blank_fate(rules, board, parse_move(round_.placed_move, board, notation_of(game)), round_.rack)
+    except (EngineError, ValueError):  # a stored play the board cannot take: nothing to say of it
+        return None
 
 
 def join_game(code: object, name: object) -> tuple[Player, str]:

@@ -42,7 +42,8 @@ from .forms import (
 from .messages import draws_problems, game_message
 
 bp = Blueprint("director", __name__, url_prefix="/director")
-DRAWS_REFUSALS = ("seed_and_draws", "draws_twice", "draws_file_too_big")  # said under the imposed draws' field
+# Said under the imposed draws' field; a joker game cannot be played from a list (docs/rules.md §6.24).
+DRAWS_REFUSALS = ("seed_and_draws", "draws_twice", "draws_file_too_big", "joker_imposed")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -102,6 +103,8 @@ def new_game() -> ResponseReturnValue:
                 form.draws.errors = draws_problems(error.params)
             elif error.code in DRAWS_REFUSALS:
                 form.draws.errors = [game_message(error)]
+            elif error.code == "preset_conflict":  # under the preset, which the time disagrees with
+                form["preset"].errors = [game_message(error)]
             else:
                 flash(game_message(error), "error")
         else:

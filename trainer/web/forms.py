@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -27,8 +28,9 @@ from ..core.codes import JOIN_CODE_LENGTH
 from ..core.errors import Refused
 from ..core.names import MAX_NAME
 from ..duplicate.imposed import DRAWS, MAX_TEXT
+from ..duplicate.joker import VARIANTS
 from ..duplicate.modes import MODES
-from ..duplicate.settings import SECTIONS, SETTINGS, Setting
+from ..duplicate.settings import BY_NAME, PRESET_TIMES, PRESETS, SECTIONS, SETTINGS, Setting, preset_of
 from ..engine.rules import ruleset, ruleset_codes
 
 
@@ -108,6 +110,7 @@ class PlayForm(Form):
 MAX_DRAWS_FILE = 4 * MAX_TEXT  # bytes: the longest list of draws, were every character four bytes of UTF-8
 NOTATION_DEFAULT = "default"  # the notation field's "the ruleset's own"
 LEXICON_DEFAULT = ""  # the lexicon field's "the ruleset's own"
+PRESET_NONE = ""  # the preset field's "none: the times as given"
 
 
 def _int(label: Any, default: int | None, low: int, high: int, help_text: Any, required: bool = True) -> IntegerField:
@@ -121,6 +124,10 @@ def _setting_field(setting: Setting) -> Field:
     label, help_text = _l(setting.label), _l(setting.help)
     if setting.kind is bool:
         return BooleanField(label, default=bool(setting.default), description=help_text)
+    if setting.name == "preset":  # the preset of the times' defaults; the page's script fills the times from it
+        times = {name: [preset.round_seconds, preset.reveal_seconds] for name, preset in PRESETS.items()}
+        chosen = preset_of(*(BY_NAME[time].default for time in PRESET_TIMES)) or PRESET_NONE
+        return SelectField(label, default=chosen, description=help_text, render_kw={"data-presets": json.dumps(times)})
     if setting.kind is str:
         unset = LEXICON_DEFAULT if setting.name == "lexicon" else NOTATION_DEFAULT
         return SelectField(
@@ -163,6 +170,10 @@ class _GameSettingsForm(Form):
             ("french", _l("French (H4)")),
         ]
         self._select("mode").choices = [(mode.name, _l(mode.title)) for mode in MODES.values()]
+        self._select("variant").choices = [(name, _l(title)) for name, title in VARIANTS.items()]
+        self._select("preset").choices = [(name, _l(preset.title)) for name, preset in PRESETS.items()] + [
+            (PRESET_NONE, _l("None: the times below"))
+        ]
 
     def sections(self) -> list[tuple[Any, list[Field]]]:
         """The form's fieldsets, in the declaration's order: (translated title, fields)."""
@@ -171,16 +182,24 @@ class _GameSettingsForm(Form):
         ]
 
     def settings(self) -> dict[str, Any]:
-        """The settings as the game service takes them (it checks them again)."""
+        """The settings as the game service takes them (it checks them again).
+
+        With a preset chosen, a time left at its default is left out, so that the preset sets it: without the page's
+        script the time fields keep their defaults whatever the preset (docs/rules.md §6.14). A time changed to
+        another value than the preset's is sent, and refused for disagreeing with it."""
         settings: dict[str, Any] = {}
         for setting in SETTINGS:
             value = self[setting.name].data
-            if setting.kind is str and value in (LEXICON_DEFAULT, NOTATION_DEFAULT):
-                value = None  # the ruleset's own
+            if setting.kind is str and value in (LEXICON_DEFAULT, NOTATION_DEFAULT, PRESET_NONE):
+                value = None  # the ruleset's own; no preset
             if setting.group is None:
                 settings[setting.name] = value
             else:
                 settings.setdefault(setting.group, {})[setting.name] = value
+        if settings.get("preset") is not None:
+            for time in PRESET_TIMES:
+                if settings[time] == BY_NAME[time].default:
+                    del settings[time]
         return settings
 
     def imposed_draws(self) -> str:

@@ -80,6 +80,24 @@ def _not_in_rack(params: Mapping[str, Any]) -> str:
     return _("Your rack has only %(n)s × %(letter)s.", n=count - 1, letter=tile)
 
 
+def _preset_conflict(params: Mapping[str, Any]) -> str:
+    """A time given with a preset that sets it otherwise (docs/rules.md §6.14)."""
+    preset, wanted = params.get("preset", ""), params.get("wanted", "")
+    if params.get("setting") == "reveal_seconds":
+        return _(
+            "The preset %(preset)s sets the reveal pause to %(seconds)s seconds: choose the preset “None” to set the"
+            " times yourself.",
+            preset=preset,
+            seconds=wanted,
+        )
+    return _(
+        "The preset %(preset)s sets the time per round to %(seconds)s seconds: choose the preset “None” to set the"
+        " times yourself.",
+        preset=preset,
+        seconds=wanted,
+    )
+
+
 def _game_messages() -> dict[str, Say]:
     return {
         "code_missing": lambda p: _("Enter the game's code."),
@@ -186,6 +204,10 @@ def _game_messages() -> dict[str, Say]:
         ),
         "bad_draws": lambda p: " ".join(draws_problems(p)),
         "seed_and_draws": lambda p: _("A game with imposed draws draws nothing from a seed: leave the seed empty."),
+        "joker_imposed": lambda p: _(
+            "A joker game draws its racks from its seed: leave the imposed draws empty, or play them as a classic game."
+        ),
+        "preset_conflict": _preset_conflict,
         "draws_twice": lambda p: _("Paste the draws or choose a file, not both."),
         "draws_file_too_big": lambda p: _(
             "This file is too large for a list of draws (at most %(size)s characters).", size=p.get("size", "")
