@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", type=Path, default=ROOT / "instance")
     parser.add_argument("--rules", choices=("en", "fr"), default="en")
-    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=100, help="at most this many rounds a game")
     args = parser.parse_args(argv)
     rules = ruleset(args.rules)
