@@ -33,6 +33,15 @@ from trainer.games.models import Game, Player, PlayerRecord, Round
 from trainer.study.models import Deck, DeckCard, GameCard
 
 SEED = 7 * 10**19
+CAUSE_NAMES = {
+    "missing": "Late or missing play",
+    "invalid": "Invalid word",
+    "same_word": "Lower play of the same word",
+    "bingo": "Missed bingo",
+    "hook": "Hook missed",
+    "premium": "Premium square missed",
+    "lower": "Another lower play",
+}
 
 
 # ---------------------------------------------------------------- the causes, §6.25's examples
@@ -411,10 +420,23 @@ def test_missed_tops_become_new_cards_once(app: Flask, client: FlaskClient, club
         assert all(r.state == 0 for r in rows)
         sources = db.session.execute(select(func.count(GameCard.id))).scalar()
         assert sources == sum(2 if m.bingo else 1 for m in missed)
+        first = next(r for r in rows if r.card_id == f"anagram:en:{''.join(sorted(missed[0].word))}")
+        round_two = db.session.execute(
+            select(Round).where(Round.game_id == game.id, Round.number == missed[0].round_number)
+        ).scalar_one()
+        card_url = f"/study/decks/{deck.id}/cards/{first.id}"
+        missed_cause = missed[0].cause
+        expected_line = (
+            f"Game {game.id}, round {round_two.number}: draw {round_two.draw_record}, "
+            f"top {round_two.placed_move} ({round_two.top_score})"
+        )
+    page = text_of(client.get(card_url).get_data(as_text=True))  # the card's context: its round, draw and top
+    assert f"{expected_line} · {CAUSE_NAMES[missed_cause]}" in page, page
     client.get("/study/")
     client.get("/study/history")
     with app.app_context():
         assert db.session.execute(select(func.count(DeckCard.id))).scalar() == len(expected)
+        assert db.session.execute(select(func.count(GameCard.id))).scalar() == sources
         assert db.session.execute(select(func.count(PlayerRecord.id))).scalar() == 1
 
 

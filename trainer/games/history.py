@@ -24,7 +24,7 @@ from ..engine.board import Board
 from ..engine.notation import parse_move
 from ..engine.rules import Notation, ruleset
 from . import service
-from .models import Correction, Event, Game, Player, PlayerRecord, Result
+from .models import Correction, Event, Game, Player, PlayerRecord, Result, Round
 
 DEFAULT_LAST = 10  # games the breakdown of points lost looks back on, unless the learner chooses
 FEEDS = ("tops", "bingos", "off")  # learner.from_games: which missed tops become cards (§7.12)
@@ -308,3 +308,29 @@ def history(learner: Learner, last: int = DEFAULT_LAST) -> History:
                 sums[1] += count
     breakdown = [(cause, totals.get(cause, [0, 0])[0], totals.get(cause, [0, 0])[1]) for cause in CAUSES]
     return History(games, last, breakdown)
+
+
+@dataclass(frozen=True)
+class RoundContext:
+    """Where a card of the "From my games" deck came from (§7.12): the game, the round, its draw and its top."""
+
+    game_id: int
+    round_number: int
+    draw: str
+    top: str
+    top_score: int
+
+
+def round_contexts(round_ids: Sequence[int]) -> dict[int, RoundContext]:
+    """Each round's context, by round id."""
+    if not round_ids:
+        return {}
+    rows = db.session.execute(
+        select(Round.id, Round.game_id, Round.number, Round.draw_record, Round.placed_move, Round.top_score).where(
+            Round.id.in_(round_ids)
+        )
+    ).all()
+    return {
+        round_id: RoundContext(game_id, number, draw, top or "", top_score or 0)
+        for round_id, game_id, number, draw, top, top_score in rows
+    }

@@ -243,3 +243,12 @@ def link(key: str) -> ResponseReturnValue:
     else:
         flash(_("Your plays in this game are in your account now."), "success")
     return redirect(url_for("play.my_rounds", key=key), code=303)
+
+
+def origins(deck_card_id: int) -> list[tuple[history.RoundContext, str]]:
+    """The rounds a card of the "From my games" deck came from, with the cause of the top missed (§7.12): what the
+    card's page shows as its context."""
+    found = fromgames.rounds_of([deck_card_id]).get(deck_card_id, [])
+    contexts = history.round_contexts([round_id for round_id, _ in found])
+    names = cause_names()
+    return [(contexts[round_id], names.get(cause, cause)) for round_id, cause in found if round_id in contexts]

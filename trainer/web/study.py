@@ -40,6 +40,7 @@ from ..study.models import Deck, DeckCard, Review
 from .auth import learner_required, log_in, logged_in_learner
 from .common import safe_next
 from .forms import ActionForm, DeckForm, ImportForm, LearnerForm
+from .history import origins
 from .messages import game_message
 
 bp = Blueprint("study", __name__, url_prefix="/study")
@@ -543,6 +544,7 @@ def card(deck_id: int, card_id: int) -> ResponseReturnValue:
         can_undo=last is not None and last.deck_card_id == row.id,
         editable=lists.editable(deck),
         back=safe_next(),
+        origins=origins(row.id),  # a card of the From my games deck: the rounds it came from (docs/rules.md §7.12)
     )
 
 
