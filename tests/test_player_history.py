@@ -302,6 +302,12 @@ def test_joining_logged_in_as_a_learner_links_the_plays(app: Flask, client: Flas
     _log_in(unticked, "max")
     _join(unticked, code, "Max", link=False)
     assert _player(app, game_id, "Max").learner_id is None
+    # Lea again, on a second phone under another name: that player plays, unlinked (one player an account a game).
+    second = app.test_client()
+    _log_in(second, "lea")
+    _join(second, code, "Lea2")
+    assert _player(app, game_id, "Lea2").learner_id is None
+    assert "another player in this game" in second.get(f"/play/{game_id}").get_data(as_text=True)
 
 
 def _rounds_key(app: Flask, player_id: int) -> str:

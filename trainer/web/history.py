@@ -127,7 +127,7 @@ def _points_html(drawn: dict[str, Any]) -> Markup:
     is a number or a date this module wrote."""
     return Markup(
         "".join(
-            f'<circle cx="{p["x"]}" cy="{p["y"]}" r="3" class="point"><title>{p["game"]["date"]}: '
+            f'<circle cx="{p["x"]}" cy="{p["y"]}" r="6" class="point"><title>{p["game"]["date"]}: '
             f"{p['game']['pct']} %</title></circle>"
             for p in drawn["points"]
         )

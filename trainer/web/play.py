@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     current_app,
+    flash,
     get_template_attribute,
     make_response,
     redirect,
@@ -84,7 +85,10 @@ def join() -> ResponseReturnValue:
             remember_token(PLAYER_TOKENS, player.game_id, token)
             learner = logged_in_learner()
             if learner is not None and form.link.data:
-                history.link(player, learner)  # a new player: never someone else's plays (docs/rules.md §6.25)
+                try:  # a new player: never someone else's plays (docs/rules.md §6.25)
+                    history.link(player, learner)
+                except Refused:  # the account has another player in this game: this one plays unlinked
+                    flash(_("Your account has another player in this game: these plays are not kept in it."), "error")
             return redirect(url_for("play.play", game_id=player.game_id), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("play/join.html", form=form, learner=logged_in_learner()), status
