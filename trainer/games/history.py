@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import exists, func, select
+from sqlalchemy.exc import IntegrityError
 
 from ..core.accounts import Learner
 from ..core.database import db
@@ -158,7 +159,10 @@ def refresh(learner: Learner) -> int:
         record.rounds = len(closed)
         record.losses = losses
         db.session.add(record)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # another request of the learner's recorded the same game at this moment: theirs stands
+        db.session.rollback()
     return max(0, later)
 
 
