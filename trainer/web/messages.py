@@ -217,7 +217,7 @@ def _game_messages() -> dict[str, Say]:
 
 
 def _word_list_messages() -> dict[str, Say]:
-    """What is wrong with an uploaded word list or the lexicon's name (docs/lexicons.md)."""
+    """What is wrong with an uploaded word list or the lexicon's name (docs/rules.md §2.4)."""
     return {
         "word_list_empty": lambda p: _("The file is empty."),
         "word_list_cut_off": lambda p: _(
