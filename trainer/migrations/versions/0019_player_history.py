@@ -8,6 +8,9 @@ Create Date: 2026-11-26
 
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -19,8 +22,25 @@ branch_labels = None
 depends_on = None
 
 
+@contextmanager
+def _player_copied_safely() -> Iterator[None]:
+    """SQLite adds or drops a column with a foreign key only by copying the table, and refuses to drop the old
+    player table while results and submissions reference its rows: the check is off for the copy (outside the
+    transaction, where SQLite takes the pragma), then on again. Other databases alter the table in place."""
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    if sqlite:
+        with op.get_context().autocommit_block():
+            op.execute("PRAGMA foreign_keys=OFF")
+    try:
+        yield
+    finally:
+        if sqlite:
+            with op.get_context().autocommit_block():
+                op.execute("PRAGMA foreign_keys=ON")
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("player", schema=None) as batch_op:
+    with _player_copied_safely(), op.batch_alter_table("player", schema=None) as batch_op:
         batch_op.add_column(sa.Column("learner_id", sa.Integer(), nullable=True))
         batch_op.create_index(batch_op.f("ix_player_learner_id"), ["learner_id"], unique=False)
         batch_op.create_foreign_key(batch_op.f("fk_player_learner_id_learner"), "learner", ["learner_id"], ["id"])
@@ -75,7 +95,7 @@ def downgrade() -> None:
     op.drop_table("player_record")
     with op.batch_alter_table("learner", schema=None) as batch_op:
         batch_op.drop_column("from_games")
-    with op.batch_alter_table("player", schema=None) as batch_op:
+    with _player_copied_safely(), op.batch_alter_table("player", schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f("fk_player_learner_id_learner"), type_="foreignkey")
         batch_op.drop_index(batch_op.f("ix_player_learner_id"))
         batch_op.drop_column("learner_id")
