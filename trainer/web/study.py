@@ -8,8 +8,10 @@ keyboard flow (Enter adds a word with instant feedback, Space reveals, 1–4 gra
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
+from functools import wraps
 from pathlib import Path
 from typing import Any
 
@@ -399,10 +401,23 @@ def export_cardbox(deck_id: int) -> ResponseReturnValue:
 # --- a deck's page, its backlog, its list, its cards -------------------------------------------------
 
 
-def _ready_deck(deck_id: int) -> Deck | None:
-    """The learner's deck when it is built (None: its study page shows the build's progress)."""
-    deck = _learner_deck(deck_id)
-    return deck if deck.status == "ready" else None
+def _ready_deck(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """A view of the learner's built deck, given the deck; while it is built, its study page (the build's progress)."""
+
+    @wraps(view)
+    def wrapper(deck_id: int, **kwargs: Any) -> ResponseReturnValue:
+        deck = _learner_deck(deck_id)
+        if deck.status != "ready":
+            return redirect(url_for("study.study", deck_id=deck_id), code=303)
+        return view(deck, **kwargs)
+
+    return wrapper
+
+
+def _form_expired(back: str, deck: Deck) -> ResponseReturnValue:
+    """A deck page's form without its CSRF token (an old tab): said, and back to ``back``."""
+    flash(_("Form expired: reload the page."), "error")
+    return redirect(url_for(back, deck_id=deck.id), code=303)
 
 
 def _study_message(error: Refused) -> str:
@@ -432,11 +447,9 @@ bp.add_app_template_filter(_per_cent, "per_cent")
 
 @bp.get("/decks/<id:deck_id>/overview")
 @learner_required
-def deck_page(deck_id: int) -> ResponseReturnValue:
+@_ready_deck
+def deck_page(deck: Deck) -> ResponseReturnValue:
     """A deck at a glance: its figures, its backlog (and moving it), what its list is, its exports."""
-    deck = _ready_deck(deck_id)
-    if deck is None:
-        return redirect(url_for("study.study", deck_id=deck_id), code=303)
     now = utcnow()
     return render_template(
         "drills/deck.html",
@@ -451,13 +464,10 @@ def deck_page(deck_id: int) -> ResponseReturnValue:
 
 @bp.post("/decks/<id:deck_id>/postpone")
 @learner_required
-def postpone_backlog(deck_id: int) -> ResponseReturnValue:
-    deck = _ready_deck(deck_id)
-    if deck is None:
-        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+@_ready_deck
+def postpone_backlog(deck: Deck) -> ResponseReturnValue:
     if not ActionForm().validate_on_submit():
-        flash(_("Form expired: reload the page."), "error")
-        return redirect(url_for("study.deck_page", deck_id=deck.id), code=303)
+        return _form_expired("study.deck_page", deck)
     how = request.form.get("how", "")
     days = posted_number(request.form.get("spread_days" if how == "spread" else "postpone_days", ""))
     try:
@@ -486,11 +496,9 @@ def postpone_backlog(deck_id: int) -> ResponseReturnValue:
 
 @bp.get("/decks/<id:deck_id>/cards")
 @learner_required
-def cards(deck_id: int) -> ResponseReturnValue:
+@_ready_deck
+def cards(deck: Deck) -> ResponseReturnValue:
     """Every card of the deck, searched (a question or an answer), filtered (state, due), 50 a page."""
-    deck = _ready_deck(deck_id)
-    if deck is None:
-        return redirect(url_for("study.study", deck_id=deck_id), code=303)
     query = browser.read_query(request.args)
     page = browser.browse(deck, query)
     args: dict[str, Any] = {"deck_id": deck.id, **page.query.as_args()}
@@ -564,23 +572,18 @@ def mark_missed(deck_id: int, card_id: int) -> ResponseReturnValue:
 
 @bp.get("/decks/<id:deck_id>/list")
 @learner_required
-def edit_list(deck_id: int) -> ResponseReturnValue:
+@_ready_deck
+def edit_list(deck: Deck) -> ResponseReturnValue:
     """Add words to a deck made from words, or choose words to remove; a generated deck says what it is."""
-    deck = _ready_deck(deck_id)
-    if deck is None:
-        return redirect(url_for("study.study", deck_id=deck_id), code=303)
     return render_template("drills/list.html", deck=deck, editable=lists.editable(deck), form=ActionForm())
 
 
 @bp.post("/decks/<id:deck_id>/list/add")
 @learner_required
-def add_words(deck_id: int) -> ResponseReturnValue:
-    deck = _ready_deck(deck_id)
-    if deck is None:
-        return redirect(url_for("study.study", deck_id=deck_id), code=303)
+@_ready_deck
+def add_words(deck: Deck) -> ResponseReturnValue:
     if not ActionForm().validate_on_submit():
-        flash(_("Form expired: reload the page."), "error")
-        return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+        return _form_expired("study.edit_list", deck)
     try:
         added = lists.add_words(deck, request.form.get("words", ""))
     except Refused as error:
@@ -598,15 +601,12 @@ def add_words(deck_id: int) -> ResponseReturnValue:
 
 @bp.post("/decks/<id:deck_id>/list/remove")
 @learner_required
-def remove_words(deck_id: int) -> ResponseReturnValue:
+@_ready_deck
+def remove_words(deck: Deck) -> ResponseReturnValue:
     """Removing is two steps: the words (or a card's button) show the cards and the reviews that would go; the
     confirmation (``confirm=1`` with the cards' ids) deletes them."""
-    deck = _ready_deck(deck_id)
-    if deck is None:
-        return redirect(url_for("study.study", deck_id=deck_id), code=303)
     if not ActionForm().validate_on_submit():
-        flash(_("Form expired: reload the page."), "error")
-        return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
+        return _form_expired("study.edit_list", deck)
     try:
         if request.form.get("confirm") == "1":
             ids = [n for n in (posted_number(v) for v in request.form.getlist("card")) if n is not None]
