@@ -285,3 +285,90 @@ class PlayerRecord(Model):
     losses: Mapped[dict[str, list[int]]] = mapped_column(JSON, default=dict)  # cause: [points, rounds]
     # Whether the tops missed in this game went to the "From my games" deck (docs/rules.md §7.12): once only.
     carded: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class PracticeSession(Model):
+    """A learner's training alone (docs/rules.md §6.27 solo practice, §6.26 topping): the rounds of an archived game
+    or of a fresh draw, played round by round. Kept whole, so that it is resumed where it was left."""
+
+    __tablename__ = "practice_session"
+
+    # Random, like a game's: the id is in the session's URLs.
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False, default=lambda: new_game_id())
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "solo" or "topping" (trainer.games.practice.KINDS)
+    # The archived game replayed; None for a fresh draw (then ``seed`` draws the racks).
+    source_game_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("game.id"), default=None, index=True)
+    seed: Mapped[int | None] = mapped_column(SeedDigits, default=None)
+    rules: Mapped[str] = mapped_column(String(16))
+    lexicon: Mapped[str] = mapped_column(String(40))
+    lexicon_edition: Mapped[str | None] = mapped_column(String(80), default=None)
+    lexicon_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    notation: Mapped[str] = mapped_column(String(16))
+    variant: Mapped[str] = mapped_column(String(16), default="classic")
+    draw_rule: Mapped[dict[str, object]] = mapped_column(JSON)
+    first_play_across: Mapped[bool] = mapped_column(default=True)
+    first_play_best_placement: Mapped[bool] = mapped_column(default=True)
+    max_rounds: Mapped[int | None] = mapped_column(default=None)
+    # A solo round's clock (None: untimed); a topping round's time limit.
+    round_seconds: Mapped[int | None] = mapped_column(default=None)
+    # What a topping session's penalties and hints cost (trainer.duplicate.topping.ToppingCosts as a dict).
+    costs: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing, finished
+    round_number: Mapped[int] = mapped_column(default=0)  # the round shown last (0: none yet)
+    rounds_total: Mapped[int | None] = mapped_column(default=None)  # known for a replay; a fresh draw's at its end
+    end_reason: Mapped[str | None] = mapped_column(String(40), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    rounds: Mapped[list[PracticeRound]] = relationship(
+        back_populates="session", order_by="PracticeRound.number", cascade="all, delete-orphan"
+    )
+
+
+class PracticeRound(Model):
+    """A round of a practice session: what the round is (copied from the archived game, or drawn and analysed ahead of
+    the player for a fresh draw) and, once played, the learner's answer."""
+
+    __tablename__ = "practice_round"
+    __table_args__ = (UniqueConstraint("session_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("practice_session.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    rack: Mapped[str] = mapped_column(String(16))
+    draw_record: Mapped[str] = mapped_column(Text)
+    board_before: Mapped[str] = mapped_column(Text)
+    top_score: Mapped[int]
+    tops: Mapped[list[str]] = mapped_column(JSON)  # every top, tie-break order
+    placed_move: Mapped[str] = mapped_column(String(40))  # the top the round placed (the archived game's choice)
+    legal_scores: Mapped[list[list[int]] | None] = mapped_column(JSON, default=None)  # [[score, count]], best first
+    best_plays: Mapped[list[list[object]] | None] = mapped_column(JSON, default=None)  # [[play, score]], best first
+    shown_at: Mapped[datetime | None] = mapped_column(default=None)  # first shown to the learner: the clock starts
+    deadline: Mapped[datetime | None] = mapped_column(default=None)  # a timed round's
+    answered_at: Mapped[datetime | None] = mapped_column(default=None)  # the round is over for the learner
+    move: Mapped[str | None] = mapped_column(String(40), default=None)  # the play counted, canonical; None: none
+    score: Mapped[int] = mapped_column(default=0)  # what it counts (0 when invalid, late or missing)
+    valid: Mapped[bool | None] = mapped_column(default=None)
+    invalid_words: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    rank: Mapped[int | None] = mapped_column(default=None)  # among the round's legal plays (§6.10)
+    late: Mapped[bool] = mapped_column(default=False)
+    seconds: Mapped[float | None] = mapped_column(default=None)  # topping: the round's time, costs included
+    found: Mapped[bool | None] = mapped_column(default=None)  # topping: the top was found in the time limit
+
+    session: Mapped[PracticeSession] = relationship(back_populates="rounds")
+
+
+class PracticeAttempt(Model):
+    """What a topping round saw besides its answer (append-only): a wrong play, or a hint taken, with its cost."""
+
+    __tablename__ = "practice_attempt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("practice_round.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "play" (a wrong play) or "hint"
+    move: Mapped[str | None] = mapped_column(String(40), default=None)  # the play, canonical
+    score: Mapped[int | None] = mapped_column(default=None)
+    hint: Mapped[str | None] = mapped_column(String(16), default=None)  # length, direction, square, letter
+    cost_seconds: Mapped[float] = mapped_column(default=0.0)
+    at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -28,7 +28,7 @@ DATABASE_UNAVAILABLE = (
 RETRY_AFTER_SECONDS = 5
 
 _BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "bad_seconds_arg", "bad_quiet",
-                "bad_filter")  # fmt: skip
+                "bad_filter", "bad_kind", "bad_settings")  # fmt: skip
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
                  "wrong_credentials", "learner_token_required")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
@@ -36,7 +36,7 @@ _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_ga
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
 _NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card",
               "unknown_ruling", "unknown_table", "unknown_bulletin_player", "unknown_competition",
-              "upload_not_found", "unknown_lexicon", "not_archived")  # fmt: skip
+              "upload_not_found", "unknown_lexicon", "not_archived", "no_practice")  # fmt: skip
 _CONFLICT = (
     # a room's state does not allow it now
     "already_started", "game_finished", "round_closed", "round_not_closed", "not_running", "not_paused",
@@ -53,6 +53,8 @@ _CONFLICT = (
     "lexicon_changed", "room_lexicon_changed",
     # a player's plays are another account's (docs/rules.md §6.25)
     "player_linked", "learner_in_game",
+    # a learner's practice session (docs/rules.md §6.26, §6.27)
+    "practice_over", "round_not_over", "already_answered", "wrong_kind", "no_playable_draw",
 )  # fmt: skip
 _TOO_LARGE = ("body_too_large", "file_too_big", "word_list_too_large", "word_list_too_many")
 _UNAVAILABLE = ("no_code", "builder_busy")

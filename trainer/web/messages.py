@@ -213,6 +213,27 @@ def _game_messages() -> dict[str, Say]:
             "This file is too large for a list of draws (at most %(size)s characters).", size=p.get("size", "")
         ),
         **_word_list_messages(),
+        **_practice_messages(),
+    }
+
+
+def _practice_messages() -> dict[str, Say]:
+    """A learner's solo practice and topping (docs/rules.md §6.26, §6.27)."""
+    return {
+        "bad_kind": lambda p: _("A practice session is solo practice or topping."),
+        "bad_settings": lambda p: _("The settings are not readable: send them as a JSON object."),
+        "no_practice": lambda p: _("You have no such practice session."),
+        "no_playable_draw": lambda p: _("This draw gives no round to play: start again for another draw."),
+        "practice_over": lambda p: _("This practice session is over."),
+        "wrong_kind": lambda p: _("This cannot be done in this kind of session."),
+        "round_not_over": lambda p: _("Round %(round)s is not over: answer it first.", round=p.get("round", "")),
+        "already_answered": lambda p: _(
+            "You have answered round %(round)s already: its top is shown below.", round=p.get("round", "")
+        ),
+        "not_archived": lambda p: _("This game is not in the archive: only finished games can be replayed."),
+        "draw_not_public": lambda p: _(
+            "This game's draw is being played in another room now: it can be replayed once that room is over."
+        ),
     }
 
 
