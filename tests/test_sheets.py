@@ -99,6 +99,21 @@ def test_the_sheets_hold_the_standings_the_rounds_and_a_players_record(app: Flas
     assert "Feuille de résultats" in text_of(french.get_data(as_text=True))
 
 
+def test_a_joker_games_sheets_say_so(app: Flask, client: FlaskClient) -> None:
+    """docs/rules.md §6.20: every sheet's heading names the variant of a joker game (§6.24); a classic game's does
+    not."""
+    with app.app_context():
+        accounts.create_director("alice", "password123")
+    log_in(client)
+    joker, classic = new_game(client, variant="joker"), new_game(client)
+    assert act(client, joker, "start").get_json()["ok"] and act(client, classic, "start").get_json()["ok"]
+    for path in ("results", "game"):
+        assert "Joker game ·" in text_of(client.get(f"/director/games/{joker}/sheets/{path}").get_data(True))
+        assert "Joker game" not in text_of(client.get(f"/director/games/{classic}/sheets/{path}").get_data(True))
+    french = client.get(f"/director/games/{joker}/sheets/results", headers={"Accept-Language": "fr"})
+    assert "Partie joker ·" in text_of(french.get_data(as_text=True))
+
+
 def test_the_sheets_are_the_games_director_only(app: Flask, client: FlaskClient) -> None:
     game_id = _game(app, client)
     with app.app_context():
