@@ -214,6 +214,22 @@ def _game_messages() -> dict[str, Say]:
         ),
         **_word_list_messages(),
         **_practice_messages(),
+        **_topping_messages(),
+    }
+
+
+def _topping_messages() -> dict[str, Say]:
+    """Topping, in a club game or alone (docs/rules.md §6.26): what its rules refuse."""
+    return {
+        "bad_hint": lambda p: _("Ask for the length, the direction, the square or a letter of the top."),
+        "hint_taken": lambda p: _("You have taken this hint already this round."),
+        "no_more_letters": lambda p: _("Every letter of the top's word but one is shown already."),
+        "bad_topping_cost": lambda p: _(
+            "“%(field)s” must be a whole number of seconds from %(low)s to %(high)s.",
+            field=p.get("field", ""),
+            low=p.get("low", 0),
+            high=p.get("high", 0),
+        ),
     }
 
 
