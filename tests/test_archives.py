@@ -264,6 +264,24 @@ def test_a_game_whose_draw_is_still_being_played_elsewhere_stays_out_of_the_arch
     assert not _hidden(api, app, first)
 
 
+def test_the_kind_filter_tells_club_games_from_simultaneous_rooms_and_tournament_games(api: Api, app: Flask) -> None:
+    """A club game has no competition; a simultaneous game's rooms and a tournament's games are found by their
+    competition's kind (trainer.games.competitions)."""
+    alice = api.token()
+    club = _finished(app, "alice", SEED + 31)
+    first = api.new_game(alice, seed=SEED + 32, reveal_seconds=None)["id"]
+    body = {"kind": "simultaneous", "name": "Spring", "game_id": first}
+    api.ok("POST", "/api/competitions", body, token=alice, status=201)
+    api.ok("POST", f"/api/games/{first}/start", token=alice)
+    api.ok("POST", f"/api/games/{first}/end", token=alice)
+    assert _ids(api, "?kind=club") == [club]
+    assert _ids(api, "?kind=simultaneous") == [first]
+    assert _ids(api, "?kind=tournament") == []
+    assert set(_ids(api)) == {club, first}
+    page = text_of(api.client.get("/archives?kind=simultaneous&lang=fr").get_data(as_text=True))
+    assert "Genre de partie" in page and "1 partie." in page, page
+
+
 # ---------------------------------------------------------------- what cannot be read
 
 
@@ -281,6 +299,7 @@ def test_filters_that_cannot_be_read_are_a_400_naming_them_never_a_500(api: Api,
         ("page=0", "page"),
         ("page=²", "page"),
         ("per_page=1000", "per_page"),
+        ("kind=solo", "kind"),
         ("lexicon=" + "x" * 200, "lexicon"),
         ("director=" + "y" * 100, "director"),
     ]:

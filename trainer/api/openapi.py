@@ -571,6 +571,10 @@ SCHEMAS: dict[str, Any] = {
 }
 
 ARCHIVE_FILTERS: list[dict[str, Any]] = [
+    {"name": "kind", "in": "query", "required": False,
+     "description": "Only club games (`club`: no simultaneous game or tournament), rooms of simultaneous games"
+                    " (`simultaneous`) or games of tournaments (`tournament`).",
+     "schema": {"type": "string", "enum": ["club", "simultaneous", "tournament"]}},
     {"name": "rules", "in": "query", "required": False, "description": "Only games of these rules (`en`, `fr`).",
      "schema": {"type": "string"}},
     {"name": "lexicon", "in": "query", "required": False, "description": "Only games of this lexicon (its name).",

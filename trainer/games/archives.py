@@ -38,14 +38,16 @@ from ..engine.rules import ruleset_codes
 from . import draws, service
 from .cache import game_results
 from .display import next_best_words
-from .models import Game, Player
+from .models import Competition, Game, Player
 from .sheets import SheetRound, game_sheet
 
 PAGE_SIZE = 50  # games on a page of the list
 MAX_PAGE_SIZE = 100  # what the API's ``per_page`` may ask
 MAX_PLAYERS = 100_000  # the filters' bound on a number of players
 MAX_PAGE = 1_000_000
-FILTER_NAMES = ("rules", "lexicon", "director", "date_from", "date_to", "min_players", "max_players")
+FILTER_NAMES = ("kind", "rules", "lexicon", "director", "date_from", "date_to", "min_players", "max_players")
+# A game of a club night, a room of a simultaneous game, or a game of a tournament (trainer.games.competitions).
+KINDS = ("club", "simultaneous", "tournament")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _WHOLE = re.compile(r"[0-9]{1,7}")
 _TEXT_LENGTH = 80  # a lexicon's or a director's name: longer is no name of the server's
@@ -64,6 +66,7 @@ class Filters:
     """What the list is narrowed to; None is no filter. Dates are days of the games' creation, in UTC, both ends
     included; numbers of players count everyone who joined (paper players too)."""
 
+    kind: str | None = None
     rules: str | None = None
     lexicon: str | None = None
     director: str | None = None
@@ -132,7 +135,13 @@ def read_query(args: Mapping[str, str]) -> Query:
     if rules is not None and rules not in ruleset_codes():
         known = ", ".join(ruleset_codes())
         raise bad_filter("rules", "unknown_rules", f"there are no rules {rules!r}: choose one of {known}", value=rules)
+    kind = _text(args, "kind")
+    if kind is not None and kind not in KINDS:
+        known = ", ".join(KINDS)
+        message = f"there is no kind of game {kind!r}: choose one of {known}"
+        raise bad_filter("kind", "unknown_kind", message, value=kind)
     filters = Filters(
+        kind=kind,
         rules=rules,
         lexicon=_text(args, "lexicon"),
         director=_text(args, "director"),
@@ -193,6 +202,10 @@ def _matching(filters: Filters, conditions: list[ColumnElement[bool]]) -> Select
         .outerjoin(players, players.c.game_id == Game.id)
         .where(*conditions)
     )
+    if filters.kind == "club":
+        query = query.where(Game.competition_id.is_(None))
+    elif filters.kind is not None:
+        query = query.where(Game.competition_id.in_(select(Competition.id).where(Competition.kind == filters.kind)))
     if filters.rules is not None:
         query = query.where(Game.rules == filters.rules)
     if filters.lexicon is not None:

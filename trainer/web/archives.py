@@ -25,6 +25,7 @@ bp = Blueprint("archives", __name__)
 def filter_message(params: Mapping[str, Any]) -> str:
     """A ``bad_filter`` refusal in the reader's language, naming the field as the form labels it."""
     labels = {
+        "kind": _("Kind of game"),
         "rules": _("Rules"),
         "lexicon": _("Lexicon"),
         "director": _("Director"),
@@ -40,6 +41,8 @@ def filter_message(params: Mapping[str, Any]) -> str:
     if reason == "unknown_rules":
         return _("%(field)s: there are no such rules. Choose one of %(known)s.", field=name,
                  known=", ".join(ruleset_codes()))  # fmt: skip
+    if reason == "unknown_kind":
+        return _("%(field)s: choose a club game, a simultaneous game or a tournament.", field=name)
     if reason == "not_a_date":
         return _("%(field)s: “%(value)s” is not a date. Write it as year-month-day, like 2026-03-12.", field=name,
                  value=params.get("value", ""))  # fmt: skip
@@ -51,6 +54,12 @@ def filter_message(params: Mapping[str, Any]) -> str:
     if reason == "reversed":
         return _("“At most” is fewer players than “At least”.")
     return _("%(field)s: this is longer than any name.", field=name)
+
+
+def kind_labels() -> list[tuple[str, str]]:
+    """The kinds of game the list can be narrowed to, as the form names them."""
+    labels = {"club": _("Club game"), "simultaneous": _("Simultaneous game"), "tournament": _("Tournament")}
+    return [(kind, labels[kind]) for kind in archives.KINDS]
 
 
 @bp.get("/archives")
@@ -80,6 +89,7 @@ def _page(page: archives.ArchivePage | None, error: str | None, field: object) -
         error_field=field,
         choices=archives.choices(),
         rulesets=ruleset_codes(),
+        kinds=kind_labels(),
         asked=request.args,
         links=links,
     )
