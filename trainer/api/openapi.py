@@ -1162,6 +1162,289 @@ PATHS.update(
     }
 )
 
+# Topping alone (docs/rules.md §6.28): a learner's sessions, with a learner token.
+_SECONDS = {"type": "number", "description": "Seconds, to the tenth."}
+_NULL_SECONDS = {"type": ["number", "null"], "description": "Seconds, to the tenth."}
+_COST = {"type": "integer", "minimum": 0, "maximum": 3600}
+_ROUND_NUMBER = {"type": "integer", "minimum": 1, "description": "The round, from 1: the one being played."}
+TOPPING_SESSION_ID = {
+    "name": "session_id",
+    "in": "path",
+    "required": True,
+    "description": "A topping session's id: a random number below 2**53.",
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_GAME_ID},
+}
+SCHEMAS.update(
+    {
+        "ToppingCosts": {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "Whole seconds (docs/rules.md §6.26); each field optional, defaults: limit_seconds 180, "
+            "penalty_seconds 60, wrong_play_seconds 10, length 10, direction 10, square 20, letter 15.",
+            "properties": {
+                "limit_seconds": {**_COST, "minimum": 10},
+                "penalty_seconds": _COST,
+                "wrong_play_seconds": {**_COST, "maximum": 600},
+                "length": {**_COST, "maximum": 600},
+                "direction": {**_COST, "maximum": 600},
+                "square": {**_COST, "maximum": 600},
+                "letter": {**_COST, "maximum": 600},
+            },
+        },
+        "ToppingStart": {
+            "type": "object",
+            "description": "`game`: an archived game's id, its rounds replayed; or `settings` for a fresh draw "
+            "(GameSettings: rules, lexicon, variant, max_rounds...; a new seed is always drawn). `costs`: optional.",
+            "properties": {
+                "game": {"type": "integer"},
+                "settings": _ref("GameSettings"),
+                "costs": _ref("ToppingCosts"),
+            },
+        },
+        "ToppingRoundRequest": {
+            "type": "object",
+            "required": ["round"],
+            "properties": {"round": _ROUND_NUMBER},
+        },
+        "ToppingPlayRequest": {
+            "type": "object",
+            "required": ["round", "play"],
+            "properties": {
+                "round": _ROUND_NUMBER,
+                "play": {"type": "string", "maxLength": 40, "examples": ["8D WORD"]},
+            },
+        },
+        "ToppingHintRequest": {
+            "type": "object",
+            "required": ["round", "kind"],
+            "properties": {"round": _ROUND_NUMBER, "kind": {"enum": ["length", "direction", "square", "letter"]}},
+        },
+        "ToppingHint": {
+            "type": "object",
+            "required": ["kind", "value", "seconds"],
+            "properties": {
+                "kind": {"enum": ["length", "direction", "square", "letter"]},
+                "value": {"type": ["integer", "string"], "description": "A length, across/down, a square, a letter."},
+                "position": {"type": ["integer", "null"], "description": "A letter's place in the word, from 1."},
+                "seconds": _SECONDS,
+                "text": _STR,
+            },
+        },
+        "ToppingRound": {
+            "type": "object",
+            "description": "While `over` is false: no top, no score and no seconds (only what the hints showed).",
+            "required": ["number", "rack", "board", "shown_at", "elapsed", "limit_seconds", "over", "hints"],
+            "properties": {
+                "number": _INT,
+                "rack": _STR,
+                "board": {"type": "array", "items": _STR},
+                "shown_at": _TIME,
+                "deadline": _TIME,
+                "elapsed": {**_SECONDS, "description": "Seconds on the server's clock since the round was shown."},
+                "limit_seconds": _INT,
+                "over": {"type": "boolean"},
+                "hints": {"type": "array", "items": _ref("ToppingHint")},
+                "wrong_plays": {
+                    "type": "array",
+                    "description": "Plays that were not the top, with what each cost.",
+                    "items": {"type": "object", "properties": {"move": _STR, "seconds": _SECONDS}},
+                },
+                "letters_left": {"type": "integer", "description": "Letter hints still allowed."},
+                "found": {"type": ["boolean", "null"]},
+                "move": {"type": ["string", "null"], "description": "The top handed in, once found."},
+                "seconds": _NULL_SECONDS,
+                "breakdown": {
+                    "type": ["object", "null"],
+                    "properties": {
+                        "clock": _SECONDS,
+                        "penalty": _INT,
+                        "wrong_plays": _INT,
+                        "wrong_seconds": _INT,
+                        "hints_seconds": _INT,
+                    },
+                },
+                "reveal": {
+                    "type": ["object", "null"],
+                    "properties": {
+                        "top_score": _INT,
+                        "tops": {"type": "array", "items": _STR},
+                        "placed": _STR,
+                        "next_best": {
+                            "type": "array",
+                            "items": {"type": "object", "properties": {"word": _STR, "score": _INT}},
+                        },
+                    },
+                },
+            },
+        },
+        "ToppingSummary": {
+            "type": "object",
+            "required": ["id", "status", "round", "rounds_played", "seconds"],
+            "properties": {
+                "id": _INT,
+                "status": {"enum": ["playing", "finished"]},
+                "source_game": {"type": ["integer", "null"]},
+                "rules": _STR,
+                "lexicon": _STR,
+                "variant": {"enum": ["classic", "joker"]},
+                "round": _INT,
+                "rounds_total": {"type": ["integer", "null"]},
+                "rounds_played": _INT,
+                "seconds": _SECONDS,
+                "created_at": _TIME,
+                "finished_at": _TIME,
+            },
+        },
+        "ToppingSession": {
+            "allOf": [_ref("ToppingSummary")],
+            "type": "object",
+            "required": ["costs", "current", "rounds", "average", "result"],
+            "properties": {
+                "notation": _STR,
+                "costs": _ref("ToppingCosts"),
+                "current": {"oneOf": [_ref("ToppingRound"), {"type": "null"}]},
+                "rounds": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"number": _INT, "seconds": _SECONDS, "found": {"type": "boolean"}},
+                    },
+                },
+                "average": _SECONDS,
+                "result": {
+                    "type": ["object", "null"],
+                    "description": "Once finished: the figures, and the records they set (docs/rules.md §6.28).",
+                    "properties": {
+                        "total": _SECONDS,
+                        "average": _SECONDS,
+                        "rounds": _INT,
+                        "found": _INT,
+                        "game_record_before": _NULL_SECONDS,
+                        "overall_record_before": _NULL_SECONDS,
+                        "new_game_record": {"type": "boolean"},
+                        "new_overall_record": {"type": "boolean"},
+                        "new_record": {"type": "boolean"},
+                    },
+                },
+                "play": {
+                    "type": "object",
+                    "description": "After a play: whether it was the top, and what a wrong one cost.",
+                    "properties": {"move": _STR, "top": {"type": "boolean"}, "seconds": _SECONDS},
+                },
+                "hint": _ref("ToppingHint"),
+            },
+        },
+        "ToppingRecords": {
+            "type": "object",
+            "required": ["overall", "games"],
+            "properties": {
+                "overall": {**_NULL_SECONDS, "description": "Best average per round, sessions of min_rounds or more."},
+                "overall_session": {"type": ["integer", "null"]},
+                "min_rounds": _INT,
+                "games": {
+                    "type": "array",
+                    "description": "Each game's best total, the game played last first.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "source_game": {"type": ["integer", "null"]},
+                            "rounds": _INT,
+                            "seconds": _SECONDS,
+                            "sessions": _INT,
+                            "session": _INT,
+                        },
+                    },
+                },
+            },
+        },
+        "ToppingList": {
+            "type": "object",
+            "required": ["sessions", "records"],
+            "properties": {
+                "sessions": {"type": "array", "items": _ref("ToppingSummary")},
+                "records": _ref("ToppingRecords"),
+            },
+        },
+    }
+)
+
+
+def _topping_action(summary: str, description: str, body: str | None) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "tags": ["topping"],
+        "summary": summary,
+        "description": description,
+        "security": LEARNER,
+        "parameters": [TOPPING_SESSION_ID],
+        "responses": {**_ok("ToppingSession", "The session after it."), **_errors(400, 401, 404, 409, 413, 422)},
+    }
+    if body is not None:
+        operation["requestBody"] = _body(body)
+    return {"post": operation}
+
+
+PATHS.update(
+    {
+        "/api/topping": {
+            "post": {
+                "tags": ["topping"],
+                "summary": "Start a topping session alone, on an archived game or a fresh draw",
+                "description": "docs/rules.md §6.28. Each round's limit is `costs.limit_seconds`; the first round's "
+                "clock starts when the session is first read.",
+                "security": LEARNER,
+                "requestBody": _body("ToppingStart"),
+                "responses": {
+                    **_ok("ToppingSession", "The session, its first round shown.", "201"),
+                    **_errors(400, 401, 403, 404, 409, 413, 422),
+                },
+            },
+            "get": {
+                "tags": ["topping"],
+                "summary": "The learner's topping sessions (in play first) and records",
+                "description": "docs/rules.md §6.28: the best total per game, the best average over finished "
+                "sessions of at least five rounds.",
+                "security": LEARNER,
+                "responses": {**_ok("ToppingList", "The sessions and the records."), **_errors(401)},
+            },
+        },
+        "/api/topping/{session_id}": {
+            "get": {
+                "tags": ["topping"],
+                "summary": "A topping session: its current round, its rounds over, and at the end the records set",
+                "description": "Reading it shows the first round (its clock starts) and ends a round whose limit "
+                "has passed. A round in play shows no top: only the hints taken.",
+                "security": LEARNER,
+                "parameters": [TOPPING_SESSION_ID],
+                "responses": {**_ok("ToppingSession", "The session."), **_errors(401, 404)},
+            }
+        },
+        "/api/topping/{session_id}/play": _topping_action(
+            "Hand in a play for the round",
+            "A top ends the round, found, on the server's clock; another legal play is a wrong play "
+            "(`play.top` false), costing `wrong_play_seconds`; the same wrong play again is refused (409). An "
+            "illegal placement is refused (422) and costs nothing.",
+            "ToppingPlayRequest",
+        ),
+        "/api/topping/{session_id}/hint": _topping_action(
+            "Take a hint on the round's top",
+            "length, direction, square (once each a round) or letter (the next letter of the word, all but one); "
+            "refused when taken (409) or when no more letter can be shown (409).",
+            "ToppingHintRequest",
+        ),
+        "/api/topping/{session_id}/give-up": _topping_action(
+            "Give up the round",
+            "The round ends, not found: it costs the limit and the penalty, its wrong plays and hints.",
+            "ToppingRoundRequest",
+        ),
+        "/api/topping/{session_id}/next": _topping_action(
+            "Go on to the next round",
+            "Once the round is over (409 before); at the last round the session finishes and `result` says "
+            "whether it set a record.",
+            None,
+        ),
+    }
+)
+
 
 def document() -> dict[str, Any]:
     return {
@@ -1193,7 +1476,7 @@ def document() -> dict[str, Any]:
                 "learnerToken": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "From POST /api/auth/learner-token; reads the learner's own history.",
+                    "description": "From POST /api/auth/learner-token; reads the learner's own history and topping.",
                 },
             },
         },

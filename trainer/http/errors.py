@@ -55,6 +55,8 @@ _CONFLICT = (
     "player_linked", "learner_in_game",
     # a learner's practice session (docs/rules.md §6.26, §6.27)
     "practice_over", "round_not_over", "already_answered", "wrong_kind", "no_playable_draw",
+    # topping alone (docs/rules.md §6.28): the round's time is up, a wrong play tried already, a hint taken already
+    "time_up", "already_tried", "hint_taken", "no_more_letters",
 )  # fmt: skip
 _TOO_LARGE = ("body_too_large", "file_too_big", "word_list_too_large", "word_list_too_many")
 _UNAVAILABLE = ("no_code", "builder_busy")
