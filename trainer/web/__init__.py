@@ -107,6 +107,7 @@ def init_app(app: Flask) -> None:
         projector,
         sheets,
         study,
+        topping,
         wall,
     )
 
@@ -126,6 +127,7 @@ def init_app(app: Flask) -> None:
         sheets,
         study,
         history,
+        topping,
         wall,
     ):
         app.register_blueprint(module.bp)

@@ -250,6 +250,12 @@ def _practice_messages() -> dict[str, Say]:
         "draw_not_public": lambda p: _(
             "This game's draw is being played in another room now: it can be replayed once that room is over."
         ),
+        # topping alone (docs/rules.md §6.28)
+        "time_up": lambda p: _(
+            "The time of round %(round)s is up: the round is over, not found.", round=p.get("round", "")
+        ),
+        "already_tried": lambda p: _("%(move)s is not the top: you tried it already.", move=p.get("move", "")),
+        "bad_round": lambda p: _("This round is not the one being played: reload the page."),
     }
 
 
