@@ -16,6 +16,7 @@ from . import events as events
 from . import games as games
 from . import me as me
 from . import openapi as openapi
+from . import practice as practice
 from . import topping as topping
 from .common import bp
 

@@ -1444,6 +1444,240 @@ PATHS.update(
         ),
     }
 )
+# A learner's solo duplicate practice (docs/rules.md §6.27), with the learner's token.
+PRACTICE_ID = {
+    "name": "session_id",
+    "in": "path",
+    "required": True,
+    "description": "A practice session's id: a random number below 2**53, as a game's.",
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_GAME_ID},
+}
+_NULL_INT = {"type": ["integer", "null"]}
+SCHEMAS.update(
+    {
+        "NewPractice": {
+            "type": "object",
+            "properties": {
+                "kind": {"enum": ["solo"], "default": "solo"},
+                "game": {"type": "integer", "description": "An archived game to replay (its id in the archive)."},
+                "settings": {
+                    **_ref("GameSettings"),
+                    "description": "Without `game`: a fresh draw's settings, checked as a game's (§6.14); its seed "
+                    "is always new (a `seed` or imposed draws are ignored).",
+                },
+                "timed": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "Play on the game's clock (a replay: the archived game's round time); false: "
+                    "untimed.",
+                },
+            },
+        },
+        "PracticeSummary": {
+            "type": "object",
+            "required": [
+                "id",
+                "kind",
+                "source_game",
+                "status",
+                "round",
+                "rounds_total",
+                "rounds_played",
+                "total",
+                "top_total",
+                "timed",
+                "round_seconds",
+            ],
+            "properties": {
+                "id": _INT,
+                "kind": {"enum": ["solo", "topping"]},
+                "source_game": {**_NULL_INT, "description": "The archived game replayed; null for a fresh draw."},
+                "rules": _STR,
+                "lexicon": _STR,
+                "variant": {"enum": ["classic", "joker"]},
+                "timed": {"type": "boolean"},
+                "round_seconds": _NULL_INT,
+                "status": {"enum": ["playing", "finished"]},
+                "round": {"type": "integer", "description": "The round shown last (0: none yet)."},
+                "rounds_total": {**_NULL_INT, "description": "Known for a replay; a fresh draw's once it ends."},
+                "rounds_played": _INT,
+                "total": _INT,
+                "top_total": {"type": "integer", "description": "The tops' total over the rounds played."},
+                "seconds": {"type": "number"},
+                "created_at": _STR,
+                "finished_at": {"type": ["string", "null"]},
+            },
+        },
+        "PracticeList": {
+            "type": "object",
+            "required": ["sessions"],
+            "properties": {"sessions": {"type": "array", "items": _ref("PracticeSummary")}},
+        },
+        "PracticeRound": {
+            "type": "object",
+            "description": "The round being played: never its tops.",
+            "required": ["number", "rack", "board", "deadline", "seconds_left"],
+            "properties": {
+                "number": _INT,
+                "rack": {"type": "string", "description": "? is a blank."},
+                "board": {"type": "array", "items": _STR, "description": "The board's rows, `.` an empty square."},
+                "shown_at": _TIME,
+                "deadline": {**_TIME, "description": "A timed round's end (ISO 8601, UTC); null: untimed."},
+                "seconds_left": {"type": ["number", "null"]},
+            },
+        },
+        "PracticeReveal": {
+            "type": "object",
+            "description": "The round once the learner has answered it (or its clock ran out).",
+            "required": ["number", "top_score", "tops", "placed", "next_best", "play", "score", "late"],
+            "properties": {
+                "number": _INT,
+                "rack": _STR,
+                "top_score": _INT,
+                "tops": {"type": "array", "items": _STR},
+                "placed": {"type": "string", "description": "The top placed on the board."},
+                "next_best": {
+                    "type": "array",
+                    "description": "The best distinct words after the tops, each at its best placement (§6.1).",
+                    "items": {
+                        "type": "object",
+                        "required": ["play", "score"],
+                        "properties": {"play": _STR, "score": _INT},
+                    },
+                },
+                "play": {"type": ["string", "null"], "description": "The learner's play; null: none (or too late)."},
+                "score": {"type": "integer", "description": "What it counts: 0 when invalid, late or missing."},
+                "valid": {"type": ["boolean", "null"]},
+                "invalid_words": {"type": "array", "items": _STR},
+                "rank": {**_NULL_INT, "description": "Among the round's legal plays (§6.10)."},
+                "late": {"type": "boolean", "description": "Handed in after the deadline and its grace: 0 (§6.6)."},
+            },
+        },
+        "PracticePlacement": {
+            "type": "object",
+            "description": "A replay: the original room's standings after the rounds the learner played, the learner "
+            "placed in them.",
+            "required": ["rounds", "total", "top_total", "rank", "of", "standings"],
+            "properties": {
+                "rounds": _INT,
+                "total": _INT,
+                "top_total": _INT,
+                "rank": {"type": "integer", "description": "1 + the room's players with more points."},
+                "of": {"type": "integer", "description": "The room's players and the learner."},
+                "standings": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "total", "rank", "you"],
+                        "properties": {
+                            "name": {"type": ["string", "null"]},
+                            "total": _INT,
+                            "rank": _INT,
+                            "you": {"type": "boolean"},
+                        },
+                    },
+                },
+            },
+        },
+        "PracticeState": {
+            "type": "object",
+            "required": ["session", "round", "reveal", "rounds", "placement"],
+            "properties": {
+                "session": _ref("PracticeSummary"),
+                "round": {"oneOf": [_ref("PracticeRound"), {"type": "null"}]},
+                "reveal": {"oneOf": [_ref("PracticeReveal"), {"type": "null"}]},
+                "rounds": {
+                    "type": "array",
+                    "description": "The rounds answered, in order.",
+                    "items": {
+                        "type": "object",
+                        "required": ["number", "play", "score", "top", "top_score"],
+                        "properties": {
+                            "number": _INT,
+                            "play": {"type": ["string", "null"]},
+                            "score": _INT,
+                            "top": _STR,
+                            "top_score": _INT,
+                        },
+                    },
+                },
+                "placement": {"oneOf": [_ref("PracticePlacement"), {"type": "null"}]},
+            },
+        },
+        "PracticeAnswer": {
+            "type": "object",
+            "required": ["round"],
+            "properties": {
+                "round": {"type": "integer", "minimum": 1},
+                "play": {
+                    "type": ["string", "null"],
+                    "maxLength": 40,
+                    "description": "Like 8D WORD; empty or null: pass.",
+                },
+            },
+        },
+    }
+)
+PATHS.update(
+    {
+        "/api/practice": {
+            "post": {
+                "tags": ["practice"],
+                "summary": "Start solo practice: an archived game replayed, or a fresh draw",
+                "description": "docs/rules.md §6.27. A replay copies the archived game's rounds (refused while its "
+                "draw is being played elsewhere, §6.4); a fresh draw works each round out ahead of the learner. The "
+                "first round is shown (its clock starts) when the state is first read.",
+                "security": LEARNER,
+                "requestBody": _body("NewPractice"),
+                "responses": {
+                    **_ok("PracticeState", "The new session.", "201"),
+                    **_errors(400, 401, 403, 404, 409, 413, 422),
+                },
+            },
+            "get": {
+                "tags": ["practice"],
+                "summary": "The learner's solo practice sessions",
+                "security": LEARNER,
+                "responses": {**_ok("PracticeList", "In play first, then finished; newest first."), **_errors(401)},
+            },
+        },
+        "/api/practice/{session_id}": {
+            "get": {
+                "tags": ["practice"],
+                "summary": "A session: the round being played (without its tops), or the last round's reveal",
+                "description": "Reading it resumes the session where it was: a timed round whose clock ran out "
+                "meanwhile is over (no play, 0). Another learner's session is 404.",
+                "security": LEARNER,
+                "parameters": [PRACTICE_ID],
+                "responses": {**_ok("PracticeState", "The session."), **_errors(401, 404, 409)},
+            }
+        },
+        "/api/practice/{session_id}/answer": {
+            "post": {
+                "tags": ["practice"],
+                "summary": "Answer the round being played (one play a round)",
+                "description": "Judged as in a club (§6.27): a placement the rules refuse is refused (422, nothing "
+                "counted); a word not in the lexicon counts 0; a play after the deadline and its grace counts 0.",
+                "security": LEARNER,
+                "parameters": [PRACTICE_ID],
+                "requestBody": _body("PracticeAnswer"),
+                "responses": {
+                    **_ok("PracticeState", "The session with the round's reveal."),
+                    **_errors(400, 401, 404, 409, 413, 422),
+                },
+            }
+        },
+        "/api/practice/{session_id}/next": {
+            "post": {
+                "tags": ["practice"],
+                "summary": "Move on to the next round (its clock starts), or end the session after the last",
+                "security": LEARNER,
+                "parameters": [PRACTICE_ID],
+                "responses": {**_ok("PracticeState", "The session."), **_errors(401, 404, 409)},
+            }
+        },
+    }
+)
 
 
 def document() -> dict[str, Any]:

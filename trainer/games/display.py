@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import ceil
+from typing import Protocol
 
 from sqlalchemy import func, select
 
@@ -124,7 +125,17 @@ class GameView:
         return ruleset(self.game.rules).tileset.letters
 
 
-def notation_of(game: Game) -> Notation:
+class Played(Protocol):
+    """What draws a board or a rack: a game, or a learner's practice session (its rules and notation)."""
+
+    @property
+    def rules(self) -> str: ...
+
+    @property
+    def notation(self) -> str: ...
+
+
+def notation_of(game: Played) -> Notation:
     return "french" if game.notation == "french" else "english"
 
 
@@ -133,7 +144,7 @@ def _letter(index: int) -> str:
 
 
 def board_view(
-    game: Game, cells: str, new: set[tuple[int, int]] | None = None, highlight: set[tuple[int, int]] | None = None
+    game: Played, cells: str, new: set[tuple[int, int]] | None = None, highlight: set[tuple[int, int]] | None = None
 ) -> BoardView:
     new, highlight = new or set(), highlight or set()
     rules = ruleset(game.rules)
@@ -182,7 +193,7 @@ def _premium(letter_multiplier: int, word_multiplier: int, start: bool) -> str:
     return ""
 
 
-def play_squares(game: Game, board_cells: str, move: str | None) -> set[tuple[int, int]]:
+def play_squares(game: Played, board_cells: str, move: str | None) -> set[tuple[int, int]]:
     """The squares a play puts new tiles on (empty if it cannot be read)."""
     if not move:
         return set()
@@ -194,7 +205,7 @@ def play_squares(game: Game, board_cells: str, move: str | None) -> set[tuple[in
     return {(t.row, t.col) for t in parsed.tiles}
 
 
-def rack_view(game: Game, rack: str) -> list[RackTile]:
+def rack_view(game: Played, rack: str) -> list[RackTile]:
     tileset = ruleset(game.rules).tileset
     return [RackTile(ch, 0 if ch == "?" else tileset.value(ch)) for ch in rack]
 

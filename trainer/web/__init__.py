@@ -104,6 +104,7 @@ def init_app(app: Flask) -> None:
         lexicons,
         pages,
         play,
+        practice,
         projector,
         sheets,
         study,
@@ -128,6 +129,7 @@ def init_app(app: Flask) -> None:
         study,
         history,
         topping,
+        practice,
         wall,
     ):
         app.register_blueprint(module.bp)

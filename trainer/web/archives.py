@@ -17,7 +17,7 @@ from ..core.errors import Refused
 from ..engine.rules import ruleset_codes
 from ..games import archives
 from ..http.errors import status_of
-from .auth import directs
+from .auth import directs, logged_in_learner
 
 bp = Blueprint("archives", __name__)
 
@@ -108,4 +108,10 @@ def game(game_id: int) -> ResponseReturnValue:
             else _("There is no such game in the archive: it keeps the games that are over.")
         )  # fmt: skip
         return render_template("archives/missing.html", message=message), status_of(error)
-    return render_template("archives/game.html", record=record, game=record.game, own=directs(record.game))
+    return render_template(
+        "archives/game.html",
+        record=record,
+        game=record.game,
+        own=directs(record.game),
+        learner=logged_in_learner() is not None,
+    )
