@@ -8,7 +8,8 @@ Expected figures come from the engine and the game's own API (standings, rounds)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,7 +21,8 @@ from tests.test_api import Api
 from tests.test_api import api as api  # the fixture
 from tests.test_pages import csrf_token, text_of
 from trainer.core import accounts
-from trainer.core.accounts import Director
+from trainer.core.accounts import Director, Learner
+from trainer.core.clock import aware, seconds_until
 from trainer.core.database import db
 from trainer.engine.board import Board
 from trainer.engine.lexicon import Lexicon
@@ -28,7 +30,7 @@ from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move
 from trainer.engine.play import score_move
 from trainer.engine.rules import ruleset
-from trainer.games import practice, service
+from trainer.games import practice, service, solo
 from trainer.games.models import PracticeRound, PracticeSession
 
 SEED = 31 * 10**19  # 21 digits
@@ -448,3 +450,97 @@ def test_replays_that_cannot_be_made_are_refused_in_the_readers_language(
     assert "Cette partie n'est pas dans les archives" in text_of(answer.get_data(as_text=True))
     answer = client.post("/practice/replay", data={**data, "replay-game": "abc"})
     assert answer.status_code == 422
+
+
+# ---------------------------------------------------------------- §6.27's worked examples
+
+
+T = datetime(2026, 3, 12, 20, 0, 0, tzinfo=UTC)
+
+
+def _replay_at(app: Flask, game_id: int, learner: str, shown: datetime) -> int:
+    """A timed replay of ``game_id`` whose first round the server showed at ``shown``."""
+    with app.app_context():
+        account = db.session.execute(select(Learner).where(Learner.username == learner)).scalar_one()
+        session = practice.from_archive(account, game_id, practice.SOLO, True)
+        first = practice.current(session, shown)
+        assert first is not None and first.number == 1
+        return session.id
+
+
+@pytest.mark.parametrize(("after", "late"), [(61.5, False), (61.6, True)])
+def test_the_clock_example(app: Flask, club: None, after: float, late: bool) -> None:
+    """§6.27: shown at 20:00:00.0 with 60 s; a top received at 20:01:01.5 scores, at 20:01:01.6 it is late: 0."""
+    game = _club_game(app, SEED + 9, {"Ann": ["top"]}, round_seconds=60)
+    session_id = _replay_at(app, game.game_id, "lea", T)
+    with app.app_context():
+        session = db.session.get(PracticeSession, session_id)
+        assert session is not None
+        round_ = practice.round_of(session, 1)
+        assert aware(round_.deadline) == T + timedelta(seconds=60)
+        top = _plays("en", round_.board_before, round_.rack)[0]
+        answered = solo.answer(session, 1, top[1], T + timedelta(seconds=after))
+        assert (answered.late, answered.score) == (late, 0 if late else top[0])
+
+
+def test_a_round_with_no_play_is_over_after_the_grace(app: Flask, club: None) -> None:
+    game = _club_game(app, SEED + 10, {"Ann": ["top", "top"]}, round_seconds=60)
+    session_id = _replay_at(app, game.game_id, "lea", T)
+    with app.app_context():
+        session = db.session.get(PracticeSession, session_id)
+        assert session is not None
+        shown = practice.current(session, T + timedelta(seconds=61.5))
+        assert shown is not None and shown.answered_at is None
+        over = practice.current(session, T + timedelta(seconds=61.6))
+        assert over is not None and over.answered_at is not None and over.move is None and over.score == 0
+
+
+def test_the_resuming_example(app: Flask, club: None) -> None:
+    """§6.27: shown at 20:00:00 with 120 s; opened again at 20:01:20: the same round, 40 s left; at 20:02:05, over."""
+    game = _club_game(app, SEED + 11, {"Ann": ["top", "top"]}, round_seconds=120)
+    session_id = _replay_at(app, game.game_id, "lea", T)
+    with app.app_context():
+        session = db.session.get(PracticeSession, session_id)
+        assert session is not None
+        again = practice.current(session, T + timedelta(seconds=80))
+        assert again is not None and again.number == 1 and again.answered_at is None and again.deadline is not None
+        assert seconds_until(again.deadline, T + timedelta(seconds=80)) == 40
+        later = practice.current(session, T + timedelta(seconds=125))
+        assert later is not None and later.number == 1 and later.answered_at is not None and later.score == 0
+        assert practice.reveal(later).top_score == later.top_score
+
+
+@dataclass
+class _Standing:
+    player: str
+    round_totals: tuple[int, ...]
+
+
+@pytest.mark.parametrize(
+    ("mine", "rank", "lines"),
+    [
+        (100, 2, [("Ann", 1), ("", 2), ("Bob", 3), ("Cyd", 3), ("Dee", 5)]),
+        (95, 2, [("Ann", 1), ("", 2), ("Bob", 2), ("Cyd", 2), ("Dee", 5)]),
+        (130, 1, [("", 1), ("Ann", 2), ("Bob", 3), ("Cyd", 3), ("Dee", 5)]),
+        (50, 5, [("Ann", 1), ("Bob", 2), ("Cyd", 2), ("Dee", 4), ("", 5)]),
+    ],
+)
+def test_the_placement_example(
+    monkeypatch: pytest.MonkeyPatch, mine: int, rank: int, lines: list[tuple[str, int]]
+) -> None:
+    """§6.27: Ann 120, Bob 95, Cyd 95, Dee 60 after 3 rounds (a fourth round played by the room does not count)."""
+    room = [
+        _Standing("Ann", (50, 40, 30, 9)),
+        _Standing("Bob", (30, 30, 35, 9)),
+        _Standing("Cyd", (45, 25, 25, 9)),
+        _Standing("Dee", (20, 20, 20, 99)),
+    ]
+    monkeypatch.setattr(solo, "game_results", lambda game: SimpleNamespace(standings=room))
+    monkeypatch.setattr(practice, "source_game", lambda session: object())
+    played = [SimpleNamespace(answered_at=T, score=s, top_score=60) for s in (mine - 20, 10, 10)]
+    session = SimpleNamespace(rounds=[*played, SimpleNamespace(answered_at=None, score=0, top_score=60)])
+    where = solo.placement(session)  # type: ignore[arg-type]
+    assert where is not None
+    assert (where.rounds, where.total, where.top_total, where.rank, where.of) == (3, mine, 180, rank, 5)
+    assert [(line.name, line.rank) for line in where.lines] == lines
+    assert [line.you for line in where.lines].count(True) == 1

@@ -7,17 +7,20 @@ browser goes on where it was, with a timed round's clock still running meanwhile
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from math import ceil
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, get_template_attribute, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 from werkzeug.routing import BuildError
 from wtforms import BooleanField, HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import NumberRange, Optional
@@ -225,6 +228,45 @@ def example_of(session: PracticeSession) -> str:
     return "8D TRAIN" if notation_of(session) == "english" else "H4 TRAIN"
 
 
+BOARDS_KEPT = 512  # boards drawn (HTML) kept in this process: a few hundred rounds of the learners playing now
+_boards: OrderedDict[tuple[object, ...], Markup] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def board_html(
+    session: PracticeSession, cells: str, tappable: bool = False, highlight: frozenset[tuple[int, int]] = frozenset()
+) -> Markup:
+    """A board drawn as the phone page draws it (``_game.html``), kept for the next request that shows it: 225
+    squares are most of a round page's time, and the next round's board is drawn while its reveal is read."""
+    key = (session.rules, session.notation, cells, str(get_locale()), tappable, highlight)
+    with _boards_lock:
+        kept = _boards.get(key)
+        if kept is not None:
+            _boards.move_to_end(key)
+            return kept
+    caption = "" if tappable else _("The board with the top placed")
+    drawn = Markup(
+        get_template_attribute("_game.html", "board")(
+            board_view(session, cells, highlight=set(highlight)), tappable=tappable, caption=caption
+        )
+    )
+    with _boards_lock:
+        _boards[key] = drawn
+        while len(_boards) > BOARDS_KEPT:
+            _boards.popitem(last=False)
+    return drawn
+
+
+def _draw_ahead(session: PracticeSession, number: int) -> None:
+    """Draw the next round's board while the learner reads the reveal, when the round is stored already (a replay's
+    always; a fresh draw's once the engine has worked it out): the next round's page then only lays it out."""
+    try:
+        coming = practice.round_of(session, number)
+    except Refused:  # not worked out yet, or the session ends before it
+        return
+    board_html(session, coming.board_before, tappable=True)
+
+
 def _board_after(session: PracticeSession, round_: PracticeRound) -> str:
     """The board once the round's top is placed (what the reveal shows)."""
     board, _reliquat = rounds.place(practice.setup_of(session), round_.board_before, round_.placed_move, round_.rack)
@@ -262,7 +304,7 @@ def _page(
         form = form or AnswerForm(formdata=None)
         form.round.data = str(round_.number)
         context.update(
-            board=board_view(session, round_.board_before),
+            board_html=board_html(session, round_.board_before, tappable=True),
             rack=rack_view(session, round_.rack),
             clock=Clock(max(0.0, left)) if left is not None else None,
             form=form,
@@ -270,11 +312,14 @@ def _page(
         )
         return render_template("practice/round.html", **context), status
     revealed = practice.reveal(round_)
+    _draw_ahead(session, round_.number + 1)
     where = solo.placement(session)
     after = _board_after(session, round_)
     context.update(
         reveal=revealed,
-        board=board_view(session, after, highlight=play_squares(session, round_.board_before, round_.placed_move)),
+        board_html=board_html(
+            session, after, highlight=frozenset(play_squares(session, round_.board_before, round_.placed_move))
+        ),
         where=where,
         placed=placed_text(where.rank, where.of, False) if where else None,
         legal=sum(count for _score, count in round_.legal_scores or []),
@@ -298,8 +343,14 @@ def answer(session_id: int) -> ResponseReturnValue:
         abort(400)
     posted = form.round.data or ""
     number = int(posted) if posted.isascii() and posted.isdigit() and len(posted) < 10 else session.round_number
-    text = "" if "pass" in request.form else keyboard_case(form.move.data or "")
+    text = "" if "pass" in request.form else keyboard_case(form.move.data or "").strip()
     here = url_for("practice.session", session_id=session.id)
+    if not text and "pass" not in request.form:  # Hand in with nothing written: not a pass by mistake
+        message = _("Write your play first, like %(example)s.", example=example_of(session))
+        if wants_json():
+            return {"ok": False, "error": message}, 422
+        form.move.errors = [message]
+        return _page(session, utcnow(), form, 422)
     try:
         solo.answer(session, number, text)
     except Refused as error:
