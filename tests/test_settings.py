@@ -205,8 +205,9 @@ def test_the_directors_form_is_the_declaration(app: Flask) -> None:
 
 
 def test_modes_are_a_registry() -> None:
-    assert set(MODES) == {"classic"} and mode("classic").name == "classic"
-    with pytest.raises(ValueError, match="unknown mode 'joker' \\(known: classic\\)"):
+    assert set(MODES) == {"classic", "topping"} and mode("classic").name == "classic"
+    assert isinstance(mode("topping"), type(mode("classic")))  # docs/rules.md §6.26: classic rounds, another ranking
+    with pytest.raises(ValueError, match="unknown mode 'joker' \\(known: classic, topping\\)"):
         mode("joker")
     with pytest.raises(ValueError, match="registered already"):
         register(type(mode("classic"))())  # another object under a taken name: an error, not a swap

@@ -17,7 +17,7 @@ from ..core.accounts import DIRECTOR_TOKEN_MAX_AGE
 from ..core.clock import iso
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import bulletins, export, present, service
+from ..games import bulletins, export, present, service, topping
 from ..games.cache import cached, game_results
 from ..games.models import Game, Round
 from ..http.body import json_body
@@ -227,10 +227,35 @@ def play(game_id: int, number: int) -> ResponseReturnValue:
     player = require_player()
     game = get_game(game_id)
     data = json_body()
+    if topping.is_topping(game):  # docs/rules.md §6.26: a top or not, never the score
+        answer = topping.hand_in(game, player, number, data.get("move"))
+        elapsed = None if answer.elapsed is None else round(answer.elapsed, 1)
+        return jsonify(
+            round=number, move=answer.move, top=answer.top, elapsed=elapsed, received_at=iso(answer.received_at)
+        )
     submission = service.submit(game, player, number, data.get("move"))  # committed before we answer
     return jsonify(
         round=number, move=submission.move, score=submission.score_as_placed, received_at=iso(submission.received_at)
     )
+
+
+@bp.post("/games/<game_id:game_id>/rounds/<id:number>/hints")
+@limited("submit")
+def hint(game_id: int, number: int) -> ResponseReturnValue:
+    """A hint about the round's top in a topping game (docs/rules.md §6.26); its cost counts from now."""
+    player = require_player()
+    game = get_game(game_id)
+    given = topping.take_hint(game, player, number, json_body().get("kind"))
+    return jsonify(round=number, **topping.hint_shape(given), seconds=topping.costs_of(game).hint_seconds(given.kind))
+
+
+@bp.get("/games/<game_id:game_id>/topping")
+def topping_standings(game_id: int) -> ResponseReturnValue:
+    """A topping game's ranking by time and each closed round's figures (docs/rules.md §6.26)."""
+    game = seen_game(game_id)
+    if not topping.is_topping(game):
+        raise Refused("not_topping", "this game is not a topping game")
+    return jsonify(topping.standings_shape(game, topping.results(game)))
 
 
 def _closed_round(game_id: int, number: int) -> tuple[Game, Round]:

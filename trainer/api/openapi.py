@@ -289,6 +289,101 @@ SCHEMAS: dict[str, Any] = {
             "score": {"type": "integer", "description": "The play's value as placed; word validity is not told."},
         },
     },
+    "ClubToppingPlay": {
+        "type": "object",
+        "description": "A play handed in to a topping game (docs/rules.md §6.26): a top or not, never its score.",
+        "required": ["round", "move", "top"],
+        "properties": {
+            "round": _INT,
+            "move": _STR,
+            "top": {"type": "boolean", "description": "A top ends the player's round; any other play is a wrong play."},
+            "elapsed": {
+                "type": ["number", "null"],
+                "description": "Seconds from the round's start to this top (server's clock), before wrong plays and "
+                "hints; null for a wrong play.",
+            },
+            "received_at": _TIME,
+        },
+    },
+    "PlayAnswer": {"oneOf": [_ref("PlayAccepted"), _ref("ClubToppingPlay")]},
+    "ClubHintRequest": {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"type": "string", "enum": ["length", "direction", "square", "letter"]}},
+    },
+    "ClubHint": {
+        "type": "object",
+        "required": ["round", "kind", "value", "seconds"],
+        "properties": {
+            "round": _INT,
+            "kind": {"type": "string", "enum": ["length", "direction", "square", "letter"]},
+            "value": {
+                "type": ["integer", "string"],
+                "description": "length: letters of the top's word; direction: across or down; square: where the word "
+                "starts, in the game's notation; letter: the letter (lower case for a blank).",
+            },
+            "position": {"type": ["integer", "null"], "description": "A letter's place in the word, from 1."},
+            "seconds": {"type": "integer", "description": "What the hint costs."},
+        },
+    },
+    "ClubToppingStandings": {
+        "type": "object",
+        "required": ["game_id", "mode", "costs", "standings", "rounds"],
+        "properties": {
+            "game_id": _INT,
+            "status": _STR,
+            "mode": {"type": "string", "enum": ["topping"]},
+            "costs": {
+                "type": "object",
+                "description": "Seconds: limit_seconds (the game's round_seconds), penalty_seconds, wrong_play_seconds,"
+                " and each hint's (length, direction, square, letter).",
+                "additionalProperties": {"type": "integer"},
+            },
+            "standings": {
+                "type": "array",
+                "description": "Fewest seconds first; equal totals: more rounds found first; ties share a rank.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "rank": _INT,
+                        "player_id": {"type": ["integer", "null"]},
+                        "name": _STR,
+                        "seconds": {"type": "number"},
+                        "found": _INT,
+                        "rounds": _INT,
+                        "average": {"type": "number"},
+                    },
+                },
+            },
+            "rounds": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "number": _INT,
+                        "placed": {"type": ["string", "null"]},
+                        "top_score": {"type": ["integer", "null"]},
+                        "players": {
+                            "type": "array",
+                            "description": "Fastest first.",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "player_id": _INT,
+                                    "name": _STR,
+                                    "found": {"type": "boolean"},
+                                    "elapsed": {"type": ["number", "null"]},
+                                    "wrong_plays": _INT,
+                                    "hints": {"type": "array", "items": _STR},
+                                    "seconds": {"type": "number"},
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
     "ExtendRequest": {
         "type": "object",
         "required": ["seconds"],
@@ -932,11 +1027,40 @@ PATHS: dict[str, Any] = {
             "summary": "Hand in a play (the last one counts)",
             "security": PLAYER,
             "parameters": [GAME_ID, ROUND],
+            "description": "In a topping game (docs/rules.md §6.26) plays may be handed in until one is a top: the "
+            "answer says whether it is (ClubToppingPlay), without its score.",
             "requestBody": _body("PlayRequest"),
             "responses": {
-                **_ok("PlayAccepted", "Recorded (committed) with its score as placed."),
+                **_ok("PlayAnswer", "Recorded (committed) with its score as placed; in a topping game, a top or not."),
                 **_errors(400, 401, 403, 404, 409, 413, 422, 429),
             },
+        }
+    },
+    "/api/games/{game_id}/rounds/{number}/hints": {
+        "post": {
+            "tags": ["player"],
+            "summary": "Take a hint about the round's top (topping games)",
+            "description": "Each hint costs its seconds (docs/rules.md §6.26); length, direction and square once a "
+            "round, a letter again and again (the next one from the left) until all but one are shown. Refused once "
+            "the player has found the top (409).",
+            "security": PLAYER,
+            "parameters": [GAME_ID, ROUND],
+            "requestBody": _body("ClubHintRequest"),
+            "responses": {
+                **_ok("ClubHint", "What the hint reveals, and its cost."),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}/topping": {
+        "get": {
+            "tags": ["display"],
+            "summary": "A topping game's ranking by time",
+            "description": "Total seconds per player and each closed round's figures: found, seconds to the top, "
+            "wrong plays, hints, what the round cost (docs/rules.md §6.26). 409 for a game of another mode.",
+            "security": [],
+            "parameters": [GAME_ID],
+            "responses": {**_ok("ClubToppingStandings", "Fewest seconds first."), **_errors(403, 404, 409)},
         }
     },
     "/api/games/{game_id}/rounds/{number}": {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .classic import CLASSIC
 from .mode import Mode
+from .topping import TOPPING
 
 MODES: dict[str, Mode] = {}
 
@@ -32,5 +33,5 @@ def mode(name: str) -> Mode:
         raise ValueError(f"unknown mode {name!r} (known: {', '.join(sorted(MODES))})") from None
 
 
-for _mode in (CLASSIC,):
+for _mode in (CLASSIC, TOPPING):
     register(_mode)

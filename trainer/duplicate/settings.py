@@ -144,7 +144,15 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         None,
     ),
-    Setting("mode", "game", N_("Mode"), N_("How the game is played: classic duplicate."), str, "classic"),
+    Setting(
+        "mode",
+        "game",
+        N_("Mode"),
+        # docs/rules.md §6.26: topping, everyone looks for each round's top; the ranking is by time.
+        N_("How the game is played: classic duplicate, or topping (find each top fast: the ranking is by time)."),
+        str,
+        "classic",
+    ),
     # docs/rules.md §6.24: any mode may be played as a joker game (trainer.duplicate.joker).
     Setting(
         "variant",

@@ -17,7 +17,9 @@ from trainer.engine.board import Move
 from trainer.engine.notation import square_name
 from trainer.engine.rules import Notation
 
+from .classic import Classic
 from .errors import RuleError
+from .text import N_
 
 P = TypeVar("P")
 
@@ -102,6 +104,18 @@ def _check_kind(kind: object) -> str:
 
 
 DEFAULT_COSTS = ToppingCosts()
+
+
+class Topping(Classic):
+    """Topping as a club mode (docs/rules.md §6.26): the rounds are drawn, analysed and placed as in classic
+    duplicate; what differs is how the players' plays are taken (again and again until one is a top) and how the
+    room is ranked (by seconds, :func:`ranking`), which the games service does for a game of this mode."""
+
+    name = "topping"
+    title = N_("Topping")
+
+
+TOPPING = Topping()
 
 
 # --- hints ----------------------------------------------------------------------------------------

@@ -253,10 +253,11 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
     }
 
 
-PRIVATE_EVENTS = {"submission", "joined", "rejoined"}  # their author is a player's name: never streamed
+# Their author is a player's name: never streamed (a topping hint's, docs/rules.md §6.26, neither).
+PRIVATE_EVENTS = {"submission", "joined", "rejoined", "topping_hint"}
 # What a removed player handed in stays in the log (the game's record) but is never streamed: a play of the
-# round in progress would be everyone's before the close.
-RECORD_ONLY = {"removed": ("plays", "corrections", "rulings")}
+# round in progress would be everyone's before the close. Who took a topping hint is not streamed either.
+RECORD_ONLY = {"removed": ("plays", "corrections", "rulings"), "topping_hint": ("player",)}
 
 
 def event(row: Event) -> dict[str, Any]:

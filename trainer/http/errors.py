@@ -57,6 +57,8 @@ _CONFLICT = (
     "practice_over", "round_not_over", "already_answered", "wrong_kind", "no_playable_draw",
     # topping alone (docs/rules.md §6.28): the round's time is up, a wrong play tried already, a hint taken already
     "time_up", "already_tried", "hint_taken", "no_more_letters",
+    # a topping club game (docs/rules.md §6.26): the player's top is found, the game is not a topping game
+    "top_found_already", "not_topping",
 )  # fmt: skip
 _TOO_LARGE = ("body_too_large", "file_too_big", "word_list_too_large", "word_list_too_many")
 _UNAVAILABLE = ("no_code", "builder_busy")

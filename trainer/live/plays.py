@@ -46,7 +46,7 @@ from ..core.clock import iso
 from ..core.codes import hash_token
 from ..core.database import database_error_summary, db, recover_from
 from ..core.errors import Refused
-from ..games import present, service
+from ..games import present, service, topping
 from ..games.cache import game_results, version_of
 from ..games.models import Game, Player, Round
 from ..games.service import AcceptedPlay, PendingPlay, RoundPlaying
@@ -290,7 +290,7 @@ class PlayDesk:
     def _find_round(self, game_id: int, number: int) -> RoundPlaying | None:
         with self.app.app_context():
             game = db.session.get(Game, game_id)
-            if game is None:
+            if game is None or topping.is_topping(game):  # a topping play is answered by the view (top or not)
                 return None
             try:
                 return service.round_playing(game, number)

@@ -19,7 +19,7 @@ from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..duplicate.results import PlayerRound
 from ..duplicate.rounds import RoundStatus
-from ..games import export, service
+from ..games import export, service, topping
 from ..games.cache import game_results
 from ..games.display import game_view
 from ..games.edition import played_lexicon
@@ -128,6 +128,7 @@ def _console_context(game: Game) -> dict[str, object]:
         "round_results": _round_results(game, view.reveal.number if view.reveal else None),
         "closed_rounds": _closed_rounds(game),
         "imposed_differs": service.imposed_reliquat_differs(game, view.round) if view.reveal and view.round else None,
+        "topping": topping.screen(game) if topping.is_topping(game) else None,  # docs/rules.md §6.26
     }
 
 

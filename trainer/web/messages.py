@@ -224,6 +224,8 @@ def _topping_messages() -> dict[str, Say]:
         "bad_hint": lambda p: _("Ask for the length, the direction, the square or a letter of the top."),
         "hint_taken": lambda p: _("You have taken this hint already this round."),
         "no_more_letters": lambda p: _("Every letter of the top's word but one is shown already."),
+        "top_found_already": lambda p: _("You found this round's top already: wait for the next round."),
+        "not_topping": lambda p: _("This game is not a topping game."),
         "bad_topping_cost": lambda p: _(
             "“%(field)s” must be a whole number of seconds from %(low)s to %(high)s.",
             field=p.get("field", ""),

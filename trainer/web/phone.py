@@ -18,7 +18,7 @@ from flask import Flask, get_template_attribute, render_template
 
 from ..core.clock import seconds_until, utcnow
 from ..core.database import db
-from ..games import service
+from ..games import service, topping
 from ..games.display import GameView, results_of
 from ..games.models import Game
 from ..http.fragments import MOVE, SCORE, SLOT, RoomFragment, slot
@@ -41,7 +41,7 @@ class PhoneFragments:
     def room(self, game_id: int, language: str, version: int, plays_mark: tuple[int, int]) -> RoomFragment | None:
         with self.app.test_request_context(f"/play/{game_id}/live", query_string={"lang": language}):
             game = db.session.get(Game, game_id)
-            if game is None:
+            if game is None or topping.is_topping(game):  # a topping phone is the player's own: the view renders it
                 return None
             context = page_context(game, None)
             view: GameView = context["view"]  # type: ignore[assignment]

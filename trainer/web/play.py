@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import history, service
+from ..games import history, service, topping
 from ..games.cache import cached
 from ..games.display import game_view, player_view
 from ..games.edition import played_lexicon
@@ -37,7 +37,7 @@ from ..http.session import PLAYER_TOKENS, remember_token, session_token
 from ..http.sse import HEARTBEAT_SECONDS
 from .auth import logged_in_learner
 from .common import game_or_missing, missing_game_page
-from .forms import JoinForm, PlayForm, RejoinForm
+from .forms import ActionForm, JoinForm, PlayForm, RejoinForm
 from .messages import game_message
 
 bp = Blueprint("play", __name__)
@@ -126,13 +126,16 @@ def page_context(game: Game, player: Player | None) -> dict[str, object]:
         ("phone-board", str(get_locale()), tappable),
         lambda: get_template_attribute("_game.html", "board")(view.board, tappable=tappable),
     )
-    return {
+    context: dict[str, object] = {
         "view": view,
         "game": game,
         "me": player_view(view, player) if player is not None else None,
         "form": PlayForm(),
         "board_html": board_html,
     }
+    if topping.is_topping(game) and player is not None:  # docs/rules.md §6.26 (never through the fast path)
+        context["topping"] = topping.phone(game, player)
+    return context
 
 
 @bp.get("/play/<game_id:game_id>")
@@ -196,7 +199,15 @@ def submit(game_id: int) -> ResponseReturnValue:
         number = posted_number(form.round.data)
         number = game.round_number if number is None else number
         try:
-            accepted = service.submit(game, player, number, keyboard_case(form.move.data or ""))
+            if topping.is_topping(game):
+                accepted = _hand_in_topping(game, player, number, keyboard_case(form.move.data or ""))
+                if accepted is None:
+                    error = _(
+                        "Not the top: try again (each wrong play costs %(seconds)s s).",
+                        seconds=topping.costs_of(game).wrong_play_seconds,
+                    )
+            else:
+                accepted = service.submit(game, player, number, keyboard_case(form.move.data or ""))
         except Refused as refused:
             error = game_message(refused, view.example)
     if wants_json():
@@ -208,6 +219,33 @@ def submit(game_id: int) -> ResponseReturnValue:
         context = page_context(game, player)
         context["form"] = form
         return _play_page(game, player, context, 422)
+    return redirect(url_for("play.play", game_id=game.id), code=303)
+
+
+def _hand_in_topping(game: Game, player: Player, number: int, text: str) -> service.AcceptedPlay | None:
+    """A play in a topping game: taken as the top (None when it is not: a wrong play, stored)."""
+    answer = topping.hand_in(game, player, number, text)
+    return service.AcceptedPlay(answer.move, 0, answer.received_at) if answer.top else None
+
+
+@bp.post("/play/<game_id:game_id>/hint")
+@limited("submit")
+def hint(game_id: int) -> ResponseReturnValue:
+    """Take a hint about the round's top in a topping game (docs/rules.md §6.26); the page shows it."""
+    game = game_or_missing(game_id)
+    if game is None:
+        return missing_game_page(game_id)
+    player = _player(game)
+    if player is None:
+        return redirect(url_for("play.join"), code=303)
+    if not ActionForm().validate_on_submit():  # an expired page: nothing is taken, the page is shown again
+        flash(_("Form expired: reload the page."), "error")
+        return redirect(url_for("play.play", game_id=game.id), code=303)
+    number = posted_number(request.form.get("round"))
+    try:
+        topping.take_hint(game, player, game.round_number if number is None else number, request.form.get("kind"))
+    except Refused as refused:
+        flash(game_message(refused), "error")
     return redirect(url_for("play.play", game_id=game.id), code=303)
 
 

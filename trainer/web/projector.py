@@ -13,6 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
+from ..games import topping
 from ..games.display import game_view
 from ..games.edition import played_lexicon
 from .auth import director_required, game_of_director
@@ -30,6 +31,7 @@ def _context(game_id: int) -> dict[str, object]:
         "played": played_lexicon(game),
         "form": ActionForm(),
         "join_url": join_link(game.join_code),
+        "topping": topping.screen(game) if topping.is_topping(game) else None,  # docs/rules.md §6.26
     }
 
 

@@ -188,7 +188,8 @@
       opened.addEventListener(kind, function (event) {
         heard();
         if (event.lastEventId) lastEventId = event.lastEventId;
-        if (kind === "submission") {
+        // A topping page (data-refresh-on-plays) shows who found the top: a play changes it.
+        if (kind === "submission" && !("refreshOnPlays" in region.dataset)) {
           const data = JSON.parse(event.data);
           for (const counter of document.querySelectorAll("[data-submissions]")) {
             counter.textContent = data.submissions;
@@ -209,6 +210,8 @@
     }
   }
 
+  // Another script asks for the fragment again (the play page, after a topping play: found, or one more wrong play).
+  region.addEventListener("tirage:refresh", function () { refresh(); });
   region.addEventListener("focusout", function () {
     if (deferred) { deferred = false; setTimeout(refresh, 0); }
   });

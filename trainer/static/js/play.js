@@ -394,6 +394,8 @@
     if (answer.ok && answer.location) window.location.assign(answer.location); // solo practice: its reveal
     else if (answer.ok) handedIn(answer.move);
     else setError(answer.error);
+    // Topping (docs/rules.md §6.26): the live region says whether the top is found, and the wrong plays so far.
+    if ("refreshOnPlays" in region.dataset) region.dispatchEvent(new CustomEvent("tirage:refresh"));
   }
 
   form.addEventListener("submit", async function (event) {
