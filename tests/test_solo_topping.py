@@ -315,12 +315,17 @@ def _log_in(client: FlaskClient, name: str) -> None:
     assert answer.status_code in (302, 303), answer.get_data(as_text=True)[:500]
 
 
-def test_the_pages_play_a_round_and_keep_the_top_back(app: Flask, client: FlaskClient) -> None:
+def test_the_pages_play_a_round_and_keep_the_top_back(app: Flask, client: FlaskClient, en_lexicon: Lexicon) -> None:
     _learner(app, "lea")
     _learner(app, "max")
     game_id = _archived(app)
     assert client.get("/practice/topping").status_code == 302  # a learner's page: log in first
+    assert "Topping on this game" not in client.get(f"/archives/{game_id}").get_data(as_text=True)
     _log_in(client, "lea")
+    archived = client.get(f"/archives/{game_id}").get_data(as_text=True)
+    assert "Topping on this game" in archived and f"/practice/topping?game={game_id}" in archived
+    chosen = client.get(f"/practice/topping?game={game_id}").get_data(as_text=True)
+    assert f'value="{game_id}"' in chosen and re.search(r'value="game"\s+checked', chosen)
     page = client.get("/practice/topping")
     assert page.status_code == 200 and "Topping" in text_of(page.get_data(as_text=True))
     token = csrf_token(client, "/practice/topping")
@@ -331,6 +336,7 @@ def test_the_pages_play_a_round_and_keep_the_top_back(app: Flask, client: FlaskC
     with app.app_context():
         round_ = db.session.execute(select(PracticeRound).where(PracticeRound.session_id == sid)).scalar_one()
         tops = list(round_.tops)
+        wrong = _wrong_play(db.session.get(PracticeSession, sid), round_, en_lexicon)
     html = client.get(url).get_data(as_text=True)
     word = tops[0].split()[-1].upper()
     assert not any(top in html for top in tops), "a top is on the page while the round is played"
@@ -343,6 +349,8 @@ def test_the_pages_play_a_round_and_keep_the_top_back(app: Flask, client: FlaskC
         f"{url}/hint", data={"csrf_token": token, "round": "1", "kind": "length"}, follow_redirects=True
     )
     assert "You have taken this hint already this round." in text_of(again.get_data(as_text=True))
+    tried = client.post(f"{url}/play", data={"csrf_token": token, "round": "1", "play": wrong}, follow_redirects=True)
+    assert f"{wrong}: not the top (+10 s)." in text_of(tried.get_data(as_text=True))
     junk = client.post(f"{url}/play", data={"csrf_token": token, "round": "x", "play": "Q"}, follow_redirects=True)
     assert junk.status_code == 200
     found = client.post(f"{url}/play", data={"csrf_token": token, "round": "1", "play": tops[0]}, follow_redirects=True)

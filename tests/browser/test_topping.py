@@ -18,21 +18,14 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import format_violations, serious_violations
-from tests.browser.game_night import PASSWORD, PHONE, night_of
+from tests.browser.game_night import PHONE, night_of
+from tests.browser.test_player_history import _sign_up
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
 from trainer.engine.board import Board
 from trainer.engine.movegen import generate_moves
 from trainer.engine.notation import format_move
 from trainer.engine.rules import ruleset
-
-
-def _sign_up(page: Page, server: TirageServer, name: str) -> None:
-    page.goto(f"{server.base_url}/study/signup")
-    page.locator("#username").fill(name)
-    page.locator("#password").fill(PASSWORD)
-    page.locator("form.stack-form button[type=submit]").tap()
-    expect(page).to_have_url(re.compile(r"/study/$"))
 
 
 def _round(server: TirageServer, session_id: int, number: int) -> tuple[list[str], str, str]:

@@ -206,9 +206,12 @@ def session_page(session_id: int) -> ResponseReturnValue:
     return render_template("topping/session.html", **view)
 
 
-def _act(session_id: int, action: str) -> ResponseReturnValue:
-    """One of the round's forms: do it, or say why not; back to the round's page."""
-    learner, session = _session(session_id)
+@bp.post("/<game_id:session_id>/<any(play, hint, 'give-up', next):action>")
+@learner_required
+def act(session_id: int, action: str) -> ResponseReturnValue:
+    """One of the round's forms (a play, a hint, giving up, the next round): done, or why not said; back to the
+    round's page."""
+    session = _session(session_id)[1]
     form = ActionForm()
     back = redirect(url_for("topping.session_page", session_id=session.id), code=303)
     if not form.validate_on_submit():
@@ -233,29 +236,4 @@ def _act(session_id: int, action: str) -> ResponseReturnValue:
             solo_topping.next_round(session)
     except Refused as error:
         flash(game_message(error, example), "error")
-    del learner
     return back
-
-
-@bp.post("/<game_id:session_id>/play")
-@learner_required
-def play(session_id: int) -> ResponseReturnValue:
-    return _act(session_id, "play")
-
-
-@bp.post("/<game_id:session_id>/hint")
-@learner_required
-def hint(session_id: int) -> ResponseReturnValue:
-    return _act(session_id, "hint")
-
-
-@bp.post("/<game_id:session_id>/give-up")
-@learner_required
-def give_up(session_id: int) -> ResponseReturnValue:
-    return _act(session_id, "give-up")
-
-
-@bp.post("/<game_id:session_id>/next")
-@learner_required
-def next_round(session_id: int) -> ResponseReturnValue:
-    return _act(session_id, "next")
