@@ -3,8 +3,9 @@ the engine's work done ahead. Prints, never asserts.
 
     python bench/practice.py [--sessions N] [--rounds N] [--think S]     (DATABASE_URL for PostgreSQL; SQLite default)
 
-A fresh instance folder (lexicon cache copied from ``instance/cache`` when there is one) and the real application,
-through its test client, logged in as a learner. Fresh-draw sessions (English, and one in three a joker game, where
+A fresh instance folder (lexicon cache copied from ``instance/cache`` when there is one) and the real application as
+``tirage serve`` configures it (the engine's analyses in its worker process), through its test client, logged in as
+a learner. Fresh-draw sessions (English, and one in three a joker game, where
 every draw holds a blank), ``--rounds`` rounds each. For each round: the round page is shown (the server starts the
 round's clock and works the next round out in the background), the learner thinks ``--think`` seconds, then hands in
 the round's top; timed: from the answer's POST to the next round's page, that is the answer, the "next" POST and the
@@ -57,10 +58,10 @@ def main() -> None:
     from trainer.core import accounts
     from trainer.core.database import db
     from trainer.core.lexicons import lexicon_store
-    from trainer.games import practice
+    from trainer.games import analyst, practice
     from trainer.games.models import PracticeSession
 
-    app = create_app({"WTF_CSRF_ENABLED": False})
+    app = create_app({"WTF_CSRF_ENABLED": False, "TIRAGE_ANALYSIS_PROCESS": True})
     with app.app_context():
         engine = db.engine.url.get_backend_name()
         accounts.create_learner("lea", "password123")
@@ -120,10 +121,14 @@ def main() -> None:
                 number += 1
         return next_shown, reveals, first_rounds
 
-    with_ahead, reveals, first = play(True)
-    without, reveals_without, _ = play(False)
-    practice.prepare_ahead = ahead  # type: ignore[assignment]
-    print(f"Solo practice, fresh draws ({engine}, Python {platform.python_version()}, {platform.machine()})")
+    try:
+        with_ahead, reveals, first = play(True)
+        without, reveals_without, _ = play(False)
+    finally:
+        practice.prepare_ahead = ahead  # type: ignore[assignment]
+        app.extensions[analyst.KEY].stop()  # the worker process ends with the bench
+    print(f"Solo practice, fresh draws ({engine}, Python {platform.python_version()}, {platform.machine()}, "
+          f"{os.cpu_count()} cores; the engine in its worker process, as tirage serve runs it)")  # fmt: skip
     print(f"  {args.sessions} sessions each way, {args.rounds} rounds a session, one in three a joker game;")
     print(f"  the learner thinks {args.think} s on a round and hands in its top.")
     print(f"  target: the next round shown <= {TARGET_MS:.0f} ms after the answer (engine work done ahead)")
