@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from tests.test_api import Api
 from tests.test_api import api as api  # the fixture
@@ -67,6 +67,12 @@ def _wrong_play(session: PracticeSession, round_: PracticeRound, lexicon: Lexico
     board = Board(rules.layout, list(round_.board_before))
     moves = sorted(generate_moves(board, rules, lexicon, round_.rack), key=lambda m: (m.score or 0, format_move(m)))
     return format_move(moves[0])
+
+
+def _stored(session_id: int) -> PracticeSession:
+    session = db.session.get(PracticeSession, session_id)
+    assert session is not None
+    return session
 
 
 def _shown_at(round_: PracticeRound) -> datetime:
@@ -222,13 +228,13 @@ def test_records_per_game_and_overall(app: Flask) -> None:
     _played(app, other, game_id, [1.0, 1.0])  # another learner's: not hers
     with app.app_context():
         learner = _get_learner(learner_id)
-        results = {s: solo_topping.result(learner, db.session.get(PracticeSession, s)) for s in (first, second, third)}
+        results = {s: solo_topping.result(learner, _stored(s)) for s in (first, second, third)}
         assert [(r.total, r.game_before, r.new_game, r.new_overall) for r in results.values()] == [
             (80.0, None, False, False),  # nothing to beat yet; and 2 rounds count for no overall record
             (60.5, 80.0, True, False),
             (65.0, 60.5, False, False),
         ]
-        five = [solo_topping.result(learner, db.session.get(PracticeSession, s)) for s in (fresh, slower, faster)]
+        five = [solo_topping.result(learner, _stored(s)) for s in (fresh, slower, faster)]
         assert [(r.average, r.overall_before, r.new_overall) for r in five] == [
             (30.0, None, True),  # the first session of 5 rounds sets it
             (72.0, 30.0, False),
@@ -266,7 +272,7 @@ def test_the_api_keeps_the_tops_back_until_the_round_is_over(api: Api, app: Flas
             select(PracticeRound).where(PracticeRound.session_id == sid, PracticeRound.number == 1)
         ).scalar_one()
         tops, placed = list(round_.tops), round_.placed_move
-        wrong = _wrong_play(db.session.get(PracticeSession, sid), round_, en_lexicon)
+        wrong = _wrong_play(_stored(sid), round_, en_lexicon)
     state = api.ok("POST", f"/api/topping/{sid}/play", {"round": 1, "play": wrong}, lea)
     assert state["play"] == {"move": wrong, "top": False, "seconds": 5.0}
     state = api.ok("POST", f"/api/topping/{sid}/hint", {"round": 1, "kind": "square"}, lea)
@@ -336,7 +342,7 @@ def test_the_pages_play_a_round_and_keep_the_top_back(app: Flask, client: FlaskC
     with app.app_context():
         round_ = db.session.execute(select(PracticeRound).where(PracticeRound.session_id == sid)).scalar_one()
         tops = list(round_.tops)
-        wrong = _wrong_play(db.session.get(PracticeSession, sid), round_, en_lexicon)
+        wrong = _wrong_play(_stored(sid), round_, en_lexicon)
     html = client.get(url).get_data(as_text=True)
     word = tops[0].split()[-1].upper()
     assert not any(top in html for top in tops), "a top is on the page while the round is played"
@@ -384,3 +390,60 @@ def test_junk_never_makes_a_500(api: Api, app: Flask) -> None:
         assert api.call("GET", path, token=lea, documented=False)[0] == 404
     assert api.call("POST", f"/api/topping/{sid}/next", raw=b"[", token=lea)[0] in (400, 409)
     assert api.get(f"/api/topping/{sid}", lea)["current"]["hints"] == []  # nothing junk was taken
+
+
+def test_a_round_ended_by_another_request_is_not_ended_twice(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A double tap, or two tabs: the round ended by one request (here straight in the database) is refused to the
+    other, which changes nothing."""
+    learner_id = _learner(app)
+    game_id = _archived(app)
+    with app.app_context():
+        session = solo_topping.start(_get_learner(learner_id), game_id)
+        round_ = solo_topping.current(session)
+        assert round_ is not None
+        start = _shown_at(round_)
+        assert round_.answered_at is None  # as this request read it, before the other ended the round
+        with db.engine.begin() as other:
+            other.execute(
+                update(PracticeRound)
+                .where(PracticeRound.id == round_.id)
+                .values(answered_at=start + timedelta(seconds=1), found=False)
+            )
+        guarded: list[int] = []
+        end = solo_topping._end
+
+        def spied(r: PracticeRound, now: datetime, **values: object) -> None:
+            guarded.append(r.number)
+            end(r, now, **values)
+
+        monkeypatch.setattr(solo_topping, "_end", spied)
+        with pytest.raises(Refused) as late:
+            solo_topping.play(session, 1, round_.tops[0], start + timedelta(seconds=2))
+        assert late.value.code == "already_answered" and guarded == [1]  # refused by the guarded update
+        db.session.rollback()
+        again = db.session.get(PracticeRound, round_.id)
+        assert again is not None and (again.found, again.answered_at) == (False, start + timedelta(seconds=1))
+
+
+def test_a_round_drawn_ahead_meanwhile_is_not_taken_for_the_end_of_the_draw(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """practice.ensure_round: the background work stores round 2 between the learner's request reading the rounds
+    (one) and drawing the next itself (it then reads two, and the draw of a 2-round session ends at a third): the
+    request gives round 2, not "the session is over"."""
+    learner_id = _learner(app)
+    with app.app_context():
+        session = solo_topping.start(_get_learner(learner_id), None, {"rules": "en", "max_rounds": 2})
+        sid = session.id
+        assert practice.ensure_round(session, 2) is not None  # round 2 stored, as the background work does
+        stored = practice._stored_rounds
+        calls: list[int] = []
+
+        def stale_once(session_id: int) -> list[PracticeRound]:
+            calls.append(session_id)
+            rounds = stored(session_id)
+            return rounds[:1] if len(calls) == 1 else rounds  # the first read predates round 2
+
+        monkeypatch.setattr(practice, "_stored_rounds", stale_once)
+        second = practice.ensure_round(_stored(sid), 2)
+        assert second is not None and second.number == 2 and len(calls) >= 2

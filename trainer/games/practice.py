@@ -237,8 +237,9 @@ def ensure_round(session: PracticeSession, number: int) -> PracticeRound | None:
             db.session.rollback()
             db.session.refresh(session)
             continue
-        if added is None:
-            return None
+        if added is None:  # the draw ended, or the background work stored this round meanwhile: read again
+            db.session.refresh(session)
+            continue
 
 
 def _executor(app: Flask) -> ThreadPoolExecutor:

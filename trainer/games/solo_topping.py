@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
 from ..core.accounts import Learner
@@ -254,6 +254,21 @@ def _open_round(session: PracticeSession, number: object, now: datetime) -> Prac
     return round_
 
 
+def _end(round_: PracticeRound, now: datetime, **values: object) -> None:
+    """End ``round_`` at ``now`` with ``values``, unless another request ended it a moment ago (a double tap, two
+    tabs): the database decides, with a guarded update, and the later request is refused ``already_answered``."""
+    ended = db.session.execute(
+        update(PracticeRound)
+        .where(PracticeRound.id == round_.id, PracticeRound.answered_at.is_(None))
+        .values(answered_at=now, **values)
+    )
+    if getattr(ended, "rowcount", 1) != 1:
+        db.session.rollback()
+        raise Refused("already_answered", f"round {round_.number} is over", round=round_.number)
+    db.session.commit()
+    db.session.refresh(round_)
+
+
 @dataclass(frozen=True)
 class Tried:
     """A play handed in: whether it is a top (which ends the round), and the cost of a wrong one."""
@@ -282,11 +297,8 @@ def play(session: PracticeSession, number: object, text: object, now: datetime |
     made = attempts(round_)
     if topping.is_top(move, round_.tops):
         wrong = sum(1 for a in made if a.kind == PLAY)
-        round_.move, round_.score, round_.valid = move, score, True
-        round_.found = True
-        round_.answered_at = now
-        round_.seconds = topping.round_seconds(_elapsed(round_, now), True, wrong, _hint_kinds(made), costs)
-        db.session.commit()
+        seconds = topping.round_seconds(_elapsed(round_, now), True, wrong, _hint_kinds(made), costs)
+        _end(round_, now, move=move, score=score, valid=True, found=True, seconds=seconds)
         return Tried(move, True, 0.0)
     if any(a.kind == PLAY and a.move == move for a in made):
         raise Refused("already_tried", f"{move} is not the top: you tried it already", move=move)
@@ -318,9 +330,7 @@ def give_up(session: PracticeSession, number: object, now: datetime | None = Non
     """End round ``number`` not found: it costs the limit and the penalty, with its wrong plays and hints."""
     now = now or utcnow()
     round_ = _open_round(session, number, now)
-    round_.answered_at = now
-    round_.found = False
-    db.session.commit()
+    _end(round_, now, found=False)
     _settle(session, round_)
     return round_
 
