@@ -258,7 +258,7 @@ def test_the_pages_replay_a_game_from_its_archive_page(app: Flask, client: Flask
     french = client.get(f"{url}?lang=fr").get_data(as_text=True)
     assert f"Vous auriez été {'1er' if rank == 1 else f'{rank}e'} sur {of}." in text_of(french)
     hub = text_of(client.get("/practice?lang=en").get_data(as_text=True))
-    assert "Finished" in hub and f"Replay of game {game.game_id}" in hub
+    assert "Finished" in hub and f"Replay of game {game.join_code}" in hub
 
 
 # ---------------------------------------------------------------- a fresh draw, worked out ahead

@@ -21,12 +21,14 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
+from sqlalchemy import select
 from werkzeug.routing import BuildError
 from wtforms import BooleanField, HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import NumberRange, Optional
 
 from ..core.accounts import Learner
 from ..core.clock import seconds_until, utcnow
+from ..core.database import db
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..duplicate import rounds
@@ -36,7 +38,7 @@ from ..duplicate.settings import BY_NAME, PRESETS
 from ..engine.rules import ruleset, ruleset_codes
 from ..games import practice, solo
 from ..games.display import board_view, notation_of, play_squares, rack_view
-from ..games.models import PracticeRound, PracticeSession
+from ..games.models import Game, PracticeRound, PracticeSession
 from ..http.errors import status_of
 from ..http.negotiate import wants_json
 from .auth import learner_required, logged_in_learner
@@ -154,8 +156,11 @@ def _hub(replay: ReplayForm | None = None, fresh: FreshForm | None = None, error
         fresh = FreshForm(formdata=None, prefix="fresh")
     fresh.fill_choices()
     listed = [practice.summary(s) for s in practice.sessions(learner, practice.SOLO)]
+    games = {line["source_game"] for line in listed if line["source_game"] is not None}
+    codes = dict(db.session.execute(select(Game.id, Game.join_code).where(Game.id.in_(games))).tuples().all())
     for line in listed:
         line["percentage"] = percentage(line["total"], line["top_total"])
+        line["code"] = codes.get(line["source_game"], str(line["source_game"]))
     return render_template(
         "practice/index.html",
         replay=replay,
