@@ -284,6 +284,7 @@ def test_the_api_keeps_the_tops_back_until_the_round_is_over(api: Api, app: Flas
     for answer in (state, api.get(f"/api/topping/{sid}", lea)):
         current = answer["current"]
         assert (current["over"], current["reveal"], current["seconds"]) == (False, None, None)
+        assert current["more_letters"] is True and "letters_left" not in current  # a count would tell the length
         text = str({k: v for k, v in current.items() if k not in ("board", "rack")}).upper()
         hidden = [w for w in _secret_words(current, tops) if w not in wrong.upper()]
         assert not any(re.search(rf"\b{w}\b", text) for w in hidden), text
@@ -447,3 +448,15 @@ def test_a_round_drawn_ahead_meanwhile_is_not_taken_for_the_end_of_the_draw(
         monkeypatch.setattr(practice, "_stored_rounds", stale_once)
         second = practice.ensure_round(_stored(sid), 2)
         assert second is not None and second.number == 2 and len(calls) >= 2
+
+
+def test_a_joker_fresh_draw(app: Flask) -> None:
+    """The variant joker (docs/rules.md §6.24): the rack holds the blank, and the top found ends the round."""
+    learner_id = _learner(app)
+    with app.app_context():
+        session = solo_topping.start(_get_learner(learner_id), None, {"variant": "joker", "max_rounds": 1})
+        assert session.variant == "joker"
+        round_ = solo_topping.current(session)
+        assert round_ is not None and "?" in round_.rack
+        assert solo_topping.play(session, 1, round_.tops[0], _shown_at(round_) + timedelta(seconds=3)).top
+        assert (round_.found, round_.seconds) == (True, 3.0)

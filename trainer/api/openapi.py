@@ -1373,7 +1373,10 @@ SCHEMAS.update(
                     "description": "Plays that were not the top, with what each cost.",
                     "items": {"type": "object", "properties": {"move": _STR, "seconds": _SECONDS}},
                 },
-                "letters_left": {"type": "integer", "description": "Letter hints still allowed."},
+                "more_letters": {
+                    "type": "boolean",
+                    "description": "Whether a letter hint may still be taken (never how many: that tells the length).",
+                },
                 "found": {"type": ["boolean", "null"]},
                 "move": {"type": ["string", "null"], "description": "The top handed in, once found."},
                 "seconds": _NULL_SECONDS,

@@ -41,7 +41,7 @@ def round_json(session: PracticeSession, st: solo_topping.RoundState) -> dict[st
         "over": st.over,
         "hints": [hint_json(h) for h in st.hints],
         "wrong_plays": [{"move": move, "seconds": float(st.wrong_cost)} for move in st.wrong],
-        "letters_left": st.letters_left,
+        "more_letters": st.letters_left > 0,  # not how many: that would tell the length
         "found": None,
         "seconds": None,
         "breakdown": None,
