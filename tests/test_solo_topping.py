@@ -336,6 +336,11 @@ def test_the_pages_play_a_round_and_keep_the_top_back(app: Flask, client: FlaskC
     page = client.get("/practice/topping")
     assert page.status_code == 200 and "Topping" in text_of(page.get_data(as_text=True))
     token = csrf_token(client, "/practice/topping")
+    bad = client.post("/practice/topping", data={"csrf_token": token, "source": "fresh", "limit_seconds": "5"})
+    assert bad.status_code == 422
+    assert "must be a whole number of seconds from 10 to 3600" in text_of(bad.get_data(as_text=True))
+    none = client.post("/practice/topping", data={"csrf_token": token, "source": "game", "game": "12x"})
+    assert none.status_code == 422 and "not in the archive" in text_of(none.get_data(as_text=True))
     made = client.post("/practice/topping", data={"csrf_token": token, "source": "game", "game": str(game_id)})
     assert made.status_code in (302, 303), made.get_data(as_text=True)[:800]
     url = made.headers["Location"]

@@ -157,7 +157,8 @@ def start() -> ResponseReturnValue:
             rounds = posted_number(values["rounds"])
             settings: dict[str, Any] = {"rules": values["rules"], "lexicon": values["lexicon"]}
             settings["variant"] = values["variant"]
-            settings["max_rounds"] = rounds if rounds is not None and rounds <= MAX_FORM_ROUNDS else 0
+            if values["rounds"].strip():  # empty: the whole bag
+                settings["max_rounds"] = rounds if rounds is not None and rounds <= MAX_FORM_ROUNDS else 0
             session = solo_topping.start(learner, None, settings, costs)
     except Refused as error:
         flash(game_message(error), "error")
