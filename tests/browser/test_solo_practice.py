@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.browser.axe import format_violations, serious_violations
 from tests.browser.game_night import PASSWORD, PHONE, night_of, position
+from tests.browser.test_player_history import _check_page, _sign_up
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
 from trainer.engine.board import Board
@@ -52,21 +52,6 @@ def _club_game(server: TirageServer, lexicon: Lexicon) -> int:
     if state["status"] != "finished":
         server.ok("POST", f"/api/games/{gid}/end", token=token)
     return gid
-
-
-def _sign_up(page: Page, server: TirageServer, name: str) -> None:
-    page.goto(f"{server.base_url}/study/signup")
-    page.locator("#username").fill(name)
-    page.locator("#password").fill(PASSWORD)
-    page.locator("form.stack-form button[type=submit]").tap()
-    expect(page).to_have_url(re.compile(r"/study/$"))
-
-
-def _check_page(page: Page, axe: Callable[..., list[dict[str, Any]]]) -> None:
-    serious = serious_violations(axe(page))
-    assert not serious, format_violations(serious)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width} px wide on a 390 px phone"
 
 
 def _lower_play(server: TirageServer, gid: int, number: int, lexicon: Lexicon) -> tuple[str, int, int]:
