@@ -61,6 +61,17 @@ def _archived(app: Flask, seed: int = SEED, rounds: int = 1) -> int:
         return game.id
 
 
+def _opened(
+    learner_id: int, game_id: int, costs: dict[str, int] | None = None
+) -> tuple[PracticeSession, PracticeRound, datetime]:
+    """A topping session of the learner on ``game_id``, its first round shown: the session, the round, and when the
+    server showed it (inside an application context)."""
+    session = solo_topping.start(_get_learner(learner_id), game_id, costs=costs)
+    round_ = solo_topping.current(session)
+    assert round_ is not None
+    return session, round_, _shown_at(round_)
+
+
 def _wrong_play(session: PracticeSession, round_: PracticeRound, lexicon: Lexicon) -> str:
     """A legal play of the round that is not a top (the lowest-scoring, from the engine)."""
     rules = ruleset(session.rules)
@@ -135,10 +146,7 @@ def test_a_round_whose_limit_passes_unanswered_costs_the_limit_and_the_penalty(a
     learner_id = _learner(app)
     game_id = _archived(app)
     with app.app_context():
-        session = solo_topping.start(_get_learner(learner_id), game_id, costs={"limit_seconds": 60})
-        round_ = solo_topping.current(session)
-        assert round_ is not None
-        start = _shown_at(round_)
+        session, round_, start = _opened(learner_id, game_id, {"limit_seconds": 60})
         solo_topping.take_hint(session, 1, "direction", start + timedelta(seconds=5))
         assert solo_topping.current(session, start + timedelta(seconds=61)) is round_  # the grace: still open
         assert round_.answered_at is None
@@ -155,10 +163,7 @@ def test_giving_up_and_letters_until_one_is_left(app: Flask) -> None:
     learner_id = _learner(app)
     game_id = _archived(app)
     with app.app_context():
-        session = solo_topping.start(_get_learner(learner_id), game_id)
-        round_ = solo_topping.current(session)
-        assert round_ is not None
-        start = _shown_at(round_)
+        session, round_, start = _opened(learner_id, game_id)
         word = round_.placed_move.split()[-1]
         shown = [solo_topping.take_hint(session, 1, "letter", start).hint for _ in range(len(word) - 1)]
         assert [(h.position, h.value) for h in shown] == [(i + 1, word[i]) for i in range(len(word) - 1)]
@@ -404,10 +409,7 @@ def test_a_round_ended_by_another_request_is_not_ended_twice(app: Flask, monkeyp
     learner_id = _learner(app)
     game_id = _archived(app)
     with app.app_context():
-        session = solo_topping.start(_get_learner(learner_id), game_id)
-        round_ = solo_topping.current(session)
-        assert round_ is not None
-        start = _shown_at(round_)
+        session, round_, start = _opened(learner_id, game_id)
         assert round_.answered_at is None  # as this request read it, before the other ended the round
         with db.engine.begin() as other:
             other.execute(
