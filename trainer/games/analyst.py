@@ -33,6 +33,9 @@ from ..engine.lexicon import LexiconStore
 from ..engine.rules import Notation, ruleset
 
 KEY = "tirage.analyst"
+# Learners' practice rounds, worked out ahead of them (trainer.games.practice), have a worker of their own (started
+# with the first such round): a learner training alone never delays the opening of a club's round.
+PRACTICE_KEY = "tirage.practice_analyst"
 TIMEOUT_SECONDS = 120.0  # longer than any rack takes; a worker that hangs must not hold a round for ever
 
 
@@ -130,14 +133,17 @@ def _next_round(spec: SetupSpec, played: list[PlayedRound], board: str) -> Opene
 
 
 def init_app(app: Flask) -> None:
-    """An analyst for ``app`` when ``TIRAGE_ANALYSIS_PROCESS`` is set (``tirage serve`` sets it)."""
+    """The analysts for ``app`` (games', practice's) when ``TIRAGE_ANALYSIS_PROCESS`` is set (``tirage serve`` sets
+    it); each starts its process with its first round."""
     if app.config.get("TIRAGE_ANALYSIS_PROCESS"):
         app.extensions[KEY] = Analyst(Path(app.instance_path))
+        app.extensions[PRACTICE_KEY] = Analyst(Path(app.instance_path))
 
 
-def next_round(spec: SetupSpec, played: list[PlayedRound], board: str) -> OpenedRound | GameEnd:
-    """The round after ``played``: in the application's worker process if it has one, else here."""
-    analyst: Analyst | None = current_app.extensions.get(KEY)
+def next_round(spec: SetupSpec, played: list[PlayedRound], board: str, key: str = KEY) -> OpenedRound | GameEnd:
+    """The round after ``played``: in the worker process of the application's analyst ``key`` if it has one (the
+    games' by default), else here."""
+    analyst: Analyst | None = current_app.extensions.get(key)
     if analyst is None:
         return rounds.next_round(spec.setup(lexicon_store()), played, board)
     return analyst.next_round(spec, played, board)

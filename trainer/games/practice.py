@@ -200,7 +200,7 @@ def _draw_next(session: PracticeSession) -> PracticeRound | None:
         board, _reliquat = rounds.place(setup_of(session), last.board_before, last.placed_move, last.rack)
     else:
         board = "".join(Board.empty(ruleset(session.rules)).cells)
-    opened = analyst.next_round(spec, played, board)
+    opened = analyst.next_round(spec, played, board, analyst.PRACTICE_KEY)  # never in a club round's way
     if isinstance(opened, GameEnd):
         session.rounds_total = len(stored)
         session.end_reason = opened.reason.value

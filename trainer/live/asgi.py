@@ -102,7 +102,7 @@ class TirageASGI:
                 self.streams.stop()
                 await self.hub.stop()
                 await asyncio.to_thread(self.desk.stop)  # the plays waiting are written first
-                for key in (analyst.KEY, builder.KEY):  # the worker processes go with the server
+                for key in (analyst.KEY, analyst.PRACTICE_KEY, builder.KEY):  # the worker processes go with the server
                     worker = self.flask.extensions.get(key)
                     if worker is not None:
                         await asyncio.to_thread(worker.stop)
