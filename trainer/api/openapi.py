@@ -1837,7 +1837,7 @@ def document() -> dict[str, Any]:
                 "learnerToken": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "From POST /api/auth/learner-token; reads the learner's own history and topping.",
+                    "description": "From POST /api/auth/learner-token; the learner's own history, solo practice and topping sessions.",
                 },
             },
         },
