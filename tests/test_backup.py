@@ -599,3 +599,89 @@ def test_a_club_moves_from_sqlite_to_postgresql_and_back_unchanged(
     ), {k: len(v) for k, v in rows.items()}
     assert _every_row(second) == rows
     assert _schema(second) == _schema(first)
+
+
+# ---------------------------------------------------------------- migration 0022 with data in place
+
+
+def _table_of(change: Any) -> str:
+    """The table an entry of alembic's compare_metadata is about."""
+    first = change[0] if isinstance(change, list) else change
+    if first[0].endswith("_column") or first[0].startswith("modify_"):
+        return str(first[2])
+    item = first[1]  # a table, or an index or a constraint of one
+    return str(getattr(item, "table", item).name)
+
+
+def test_the_practice_cards_migration_goes_down_and_up_with_cards_in_place(app: Any) -> None:
+    """0022 (docs/rules.md §7.12), on SQLite and PostgreSQL with a club game's card and a practice round's card in
+    place: down, the practice round's card goes (the deck card and the club's stay, round_id not null again); up,
+    the columns are back, the models agree with the migrations, and a card with no round or two is refused."""
+    import flask_migrate
+    import sqlalchemy
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import func, select
+    from sqlalchemy.exc import IntegrityError
+
+    from trainer.core import accounts
+    from trainer.core.database import MIGRATIONS_DIR, db
+    from trainer.games import practice, service
+    from trainer.games.models import PracticeSession, Round
+    from trainer.study.models import Deck, DeckCard, GameCard
+
+    with app.app_context():
+        director = accounts.create_director("alice", PASSWORD)
+        lea = accounts.create_learner("lea", PASSWORD)
+        game = service.create_game(director, {"rules": "en", "seed": 27182818284590452353, "reveal_seconds": None})
+        service.start_game(game, "alice")
+        service.end_game(game, "alice")
+        session = practice.from_archive(lea, game.id, practice.SOLO, False)
+        practice.finish(session)
+        session.carded = True
+        round_id = db.session.execute(select(Round.id).where(Round.game_id == game.id)).scalars().first()
+        practice_round_id = session.rounds[0].id
+        deck = Deck(learner_id=lea.id, name="From my games", lexicon="en", source={"kind": "games"})
+        db.session.add(deck)
+        db.session.flush()
+        card = DeckCard(deck_id=deck.id, card_id="anagram:en:AEINRST", rank=1, state=0)
+        db.session.add(card)
+        db.session.flush()
+        db.session.add(GameCard(deck_card_id=card.id, round_id=round_id, cause="missing"))
+        db.session.add(GameCard(deck_card_id=card.id, practice_round_id=practice_round_id, cause="bingo"))
+        db.session.commit()
+        session_id, card_id, rounds = session.id, card.id, len(session.rounds)
+        db.session.remove()
+
+        flask_migrate.downgrade(directory=str(MIGRATIONS_DIR), revision="0021_practice")
+        inspector = sqlalchemy.inspect(db.engine)
+        columns = {c["name"]: c for c in inspector.get_columns("game_card")}
+        assert "practice_round_id" not in columns and not columns["round_id"]["nullable"]
+        assert "carded" not in {c["name"] for c in inspector.get_columns("practice_session")}
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT deck_card_id, round_id, cause FROM game_card")).all() == [
+                (card_id, round_id, "missing")
+            ]
+            assert conn.execute(text("SELECT count(*) FROM deck_card")).scalar() == 1
+            assert conn.execute(text("SELECT count(*) FROM practice_round")).scalar() == rounds
+
+        flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
+        db.session.remove()
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": False}), db.metadata)
+        ours = [d for d in diff if _table_of(d) in ("game_card", "practice_session")]  # others' are not this test's
+        assert ours == [], ours  # (types not compared: SQLite reads a BigInteger key back as INTEGER)
+        again = db.session.get(PracticeSession, session_id)
+        assert again is not None and again.carded is False  # taken again after the way down and up: its cards are one
+        db.session.add(GameCard(deck_card_id=card_id, practice_round_id=practice_round_id, cause="bingo"))
+        db.session.commit()
+        for wrong in ({}, {"round_id": round_id, "practice_round_id": practice_round_id}):
+            db.session.add(GameCard(deck_card_id=card_id, cause="missing", **wrong))
+            with pytest.raises(IntegrityError):
+                db.session.commit()
+            db.session.rollback()
+        db.session.add(GameCard(deck_card_id=card_id, practice_round_id=practice_round_id, cause="bingo"))
+        with pytest.raises(IntegrityError):  # the same card and round twice
+            db.session.commit()
+        db.session.rollback()
+        assert db.session.execute(select(func.count(GameCard.id))).scalar() == 2

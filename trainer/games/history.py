@@ -23,9 +23,9 @@ from ..duplicate.lostpoints import CAUSES, classify
 from ..duplicate.rounds import GameStatus, RoundStatus
 from ..engine.board import Board
 from ..engine.notation import parse_move
-from ..engine.rules import Notation, ruleset
-from . import service
-from .models import Correction, Event, Game, Player, PlayerRecord, Result, Round
+from ..engine.rules import Notation, Ruleset, ruleset
+from . import practice, service
+from .models import Correction, Event, Game, Player, PlayerRecord, PracticeRound, PracticeSession, Result, Round
 
 DEFAULT_LAST = 10  # games the breakdown of points lost looks back on, unless the learner chooses
 FEEDS = ("tops", "bingos", "off")  # learner.from_games: which missed tops become cards (§7.12)
@@ -73,8 +73,8 @@ class MissedTop:
     """A round whose top a linked player did not find, with what a card needs (§7.12)."""
 
     learner_id: int
-    game_id: int
-    round_id: int
+    game_id: int  # the club game's id, or the practice session's
+    round_id: int | None  # the club game's round; None for a practice session's round
     round_number: int
     lexicon: str
     rack: str
@@ -83,6 +83,8 @@ class MissedTop:
     bingo: bool
     stem: str | None  # a bingo's stem: the word less one letter (§7.12)
     cause: str
+    practice_round_id: int | None = None  # a solo practice or topping session's round (§6.27, §6.28)
+    kind: str = "club"  # "club", or the practice session's kind: "solo" or "topping"
 
 
 def stem_of(word: str, blank_letters: Sequence[str], through: Sequence[str]) -> str:
@@ -179,6 +181,67 @@ def take_missed(learner: Learner) -> list[MissedTop]:
     for record, player, game in rows:
         missed.extend(_losses(game, player)[1])
         record.carded = True
+    missed.extend(_take_practice(learner))
+    return missed
+
+
+def _take_practice(learner: Learner) -> list[MissedTop]:
+    """The tops missed in the learner's finished practice sessions not taken yet (§7.12), each session marked as
+    taken (the caller commits, with the cards). A solo round whose top was not found gives its cause as a club
+    round does (§6.25, computed from the round's board, its top and the learner's play; a late play is a missing
+    one, ``same_word`` gives no card); a topping round not found (given up, or out of time) gives ``missing``; a
+    round found, or not over for the learner when the session ended, gives nothing."""
+    missed: list[MissedTop] = []
+    sessions = db.session.execute(
+        select(PracticeSession).where(
+            PracticeSession.learner_id == learner.id,
+            PracticeSession.status == practice.FINISHED,
+            PracticeSession.carded.is_(False),
+        )
+    ).scalars()
+    for session in sessions:
+        rules = ruleset(session.rules)
+        notation: Notation = "french" if session.notation == "french" else "english"
+        over = db.session.execute(
+            select(PracticeRound)
+            .where(PracticeRound.session_id == session.id, PracticeRound.answered_at.is_not(None))
+            .order_by(PracticeRound.number)
+        ).scalars()
+        for round_ in over:
+            top = round_.placed_move or (round_.tops or [""])[0]
+            if not top:
+                continue
+            if session.kind == practice.TOPPING:
+                cause: str | None = None if round_.found else "missing"
+            else:
+                move = None if round_.late else round_.move
+                cause = classify(
+                    rules, round_.board_before, notation, top, round_.top_score, move, bool(round_.valid), round_.score
+                ).cause
+            if cause is None or cause == "same_word":
+                continue
+            card = _missed_top(rules, notation, round_.board_before, top)
+            if card is None:
+                continue
+            word, bingo, stem = card
+            missed.append(
+                MissedTop(
+                    learner_id=learner.id,
+                    game_id=session.id,
+                    round_id=None,
+                    round_number=round_.number,
+                    lexicon=session.lexicon,
+                    rack=round_.rack,
+                    top=top,
+                    word=word,
+                    bingo=bingo,
+                    stem=stem,
+                    cause=cause,
+                    practice_round_id=round_.id,
+                    kind=session.kind,
+                )
+            )
+        session.carded = True
     return missed
 
 
@@ -218,34 +281,43 @@ def _losses(game: Game, player: Player) -> tuple[dict[str, list[int]], list[Miss
         absent = round_.closed_at is not None and player.joined_at > round_.closed_at  # joined after this round
         if absent or loss.cause == "same_word" or not top:
             continue
-        board = Board(rules.layout, list(round_.board_before))
-        try:
-            best = parse_move(top, board, notation)
-        except Exception:  # a stored top that does not read: no card rather than a wrong one
-            continue
-        bingo = len(best.tiles) == rules.rack_size
-        placed = {(t.row, t.col) for t in best.tiles}
-        step = (0, 1) if best.horizontal else (1, 0)
-        squares = [(best.row + step[0] * i, best.col + step[1] * i) for i in range(len(best.word))]
-        through = [board.at(r, c).upper() for r, c in squares if (r, c) not in placed]
-        blanks = [t.letter for t in best.tiles if t.blank]
-        word = best.word.upper()
-        missed.append(
-            MissedTop(
-                learner_id=player.learner_id or 0,
-                game_id=game.id,
-                round_id=round_.id,
-                round_number=round_.number,
-                lexicon=game.lexicon,
-                rack=round_.rack,
-                top=top,
-                word=word,
-                bingo=bingo,
-                stem=stem_of(word, blanks, through) if bingo else None,
-                cause=loss.cause,
+        card = _missed_top(rules, notation, round_.board_before, top)
+        if card is not None:
+            word, bingo, stem = card
+            missed.append(
+                MissedTop(
+                    learner_id=player.learner_id or 0,
+                    game_id=game.id,
+                    round_id=round_.id,
+                    round_number=round_.number,
+                    lexicon=game.lexicon,
+                    rack=round_.rack,
+                    top=top,
+                    word=word,
+                    bingo=bingo,
+                    stem=stem,
+                    cause=loss.cause,
+                )
             )
-        )
     return losses, missed
+
+
+def _missed_top(rules: Ruleset, notation: Notation, board_cells: str, top: str) -> tuple[str, bool, str | None] | None:
+    """What a card of a missed ``top`` needs: its main word (upper case), whether it is a bingo, and a bingo's stem;
+    None when the stored top does not read (no card rather than a wrong one)."""
+    board = Board(rules.layout, list(board_cells))
+    try:
+        best = parse_move(top, board, notation)
+    except Exception:
+        return None
+    bingo = len(best.tiles) == rules.rack_size
+    placed = {(t.row, t.col) for t in best.tiles}
+    step = (0, 1) if best.horizontal else (1, 0)
+    squares = [(best.row + step[0] * i, best.col + step[1] * i) for i in range(len(best.word))]
+    through = [board.at(r, c).upper() for r, c in squares if (r, c) not in placed]
+    blanks = [t.letter for t in best.tiles if t.blank]
+    word = best.word.upper()
+    return word, bingo, stem_of(word, blanks, through) if bingo else None
 
 
 def missed_tops(game: Game, player: Player) -> list[MissedTop]:
@@ -318,11 +390,12 @@ def history(learner: Learner, last: int = DEFAULT_LAST) -> History:
 class RoundContext:
     """Where a card of the "From my games" deck came from (§7.12): the game, the round, its draw and its top."""
 
-    game_id: int
+    game_id: int  # the club game's id, or the practice session's
     round_number: int
     draw: str
     top: str
     top_score: int
+    kind: str = "club"  # "club", or the practice session's kind: "solo" or "topping"
 
 
 def round_contexts(round_ids: Sequence[int]) -> dict[int, RoundContext]:
@@ -337,4 +410,27 @@ def round_contexts(round_ids: Sequence[int]) -> dict[int, RoundContext]:
     return {
         round_id: RoundContext(game_id, number, draw, top or "", top_score or 0)
         for round_id, game_id, number, draw, top, top_score in rows
+    }
+
+
+def practice_round_contexts(practice_round_ids: Sequence[int]) -> dict[int, RoundContext]:
+    """Each practice session's round's context, by practice round id (the session's id as ``game_id``)."""
+    if not practice_round_ids:
+        return {}
+    rows = db.session.execute(
+        select(
+            PracticeRound.id,
+            PracticeRound.session_id,
+            PracticeSession.kind,
+            PracticeRound.number,
+            PracticeRound.draw_record,
+            PracticeRound.placed_move,
+            PracticeRound.top_score,
+        )
+        .join(PracticeSession, PracticeSession.id == PracticeRound.session_id)
+        .where(PracticeRound.id.in_(practice_round_ids))
+    ).all()
+    return {
+        round_id: RoundContext(session_id, number, draw, top or "", top_score or 0, kind)
+        for round_id, session_id, kind, number, draw, top, top_score in rows
     }

@@ -320,6 +320,8 @@ class PracticeSession(Model):
     end_reason: Mapped[str | None] = mapped_column(String(40), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    # Finished and its missed tops taken for the "From my games" deck (docs/rules.md §7.12), once.
+    carded: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     rounds: Mapped[list[PracticeRound]] = relationship(
         back_populates="session", order_by="PracticeRound.number", cascade="all, delete-orphan"

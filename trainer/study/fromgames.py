@@ -1,5 +1,5 @@
-"""The "From my games" deck (docs/rules.md §7.12): the words of the tops a player missed in club games, as cards of
-their account, scheduled by fsrs like every other card.
+"""The "From my games" deck (docs/rules.md §7.12): the words of the tops a player missed in club games and in their
+solo practice and topping sessions, as cards of their account, scheduled by fsrs like every other card.
 
 This service is told which cards and which rounds (the games service works them out, trainer.games.history); it
 keeps the deck, its cards and where each came from. A round seen twice adds nothing twice.
@@ -27,11 +27,13 @@ SOURCE_KIND = "games"
 
 @dataclass(frozen=True)
 class FromGame:
-    """A card a missed top asks for: its id, the round it came from and why the top was missed."""
+    """A card a missed top asks for: its id, the round it came from (a club game's, or else a practice session's)
+    and why the top was missed."""
 
     card_id: str
-    round_id: int
+    round_id: int | None
     cause: str
+    practice_round_id: int | None = None
 
 
 def card_ids(lexicon: str, word: str, stem: str | None) -> list[str]:
@@ -79,21 +81,26 @@ def add(learner: Learner, lexicon: str, cards: Sequence[FromGame], deck_name: st
             db.session.flush()
             rows[card.card_id] = row
             added += 1
-        known = db.session.execute(
-            select(GameCard.id).where(GameCard.deck_card_id == row.id, GameCard.round_id == card.round_id)
-        ).first()
+        if card.round_id is not None:
+            where = GameCard.round_id == card.round_id
+            source = GameCard(deck_card_id=row.id, round_id=card.round_id, cause=card.cause)
+        else:
+            where = GameCard.practice_round_id == card.practice_round_id
+            source = GameCard(deck_card_id=row.id, practice_round_id=card.practice_round_id, cause=card.cause)
+        known = db.session.execute(select(GameCard.id).where(GameCard.deck_card_id == row.id, where)).first()
         if known is None:
-            db.session.add(GameCard(deck_card_id=row.id, round_id=card.round_id, cause=card.cause))
+            db.session.add(source)
     db.session.commit()
     return added
 
 
-def rounds_of(deck_card_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
-    """The rounds each card came from ({deck card id: [(round id, cause)]}), oldest first: the card's context."""
-    found: dict[int, list[tuple[int, str]]] = {}
+def rounds_of(deck_card_ids: Sequence[int]) -> dict[int, list[tuple[int | None, int | None, str]]]:
+    """The rounds each card came from ({deck card id: [(club round id, practice round id, cause)]}, one of the two
+    ids set), oldest first: the card's context."""
+    found: dict[int, list[tuple[int | None, int | None, str]]] = {}
     if deck_card_ids:
         for row in db.session.execute(
             select(GameCard).where(GameCard.deck_card_id.in_(deck_card_ids)).order_by(GameCard.id)
         ).scalars():
-            found.setdefault(row.deck_card_id, []).append((row.round_id, row.cause))
+            found.setdefault(row.deck_card_id, []).append((row.round_id, row.practice_round_id, row.cause))
     return found

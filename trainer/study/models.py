@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from fsrs.card import CardDict
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..core.accounts import Learner
@@ -88,15 +88,27 @@ class Review(Model):
     note: Mapped[str | None] = mapped_column(Text, default=None)
 
 
+# A game card's round is a club game's or a practice session's, never both nor neither (migration 0022 has the same).
+ONE_ROUND = "(round_id IS NULL) <> (practice_round_id IS NULL)"
+
+
 class GameCard(Model):
     """Where a card of a learner's "From my games" deck came from (docs/rules.md §7.12): the round of a club
-    game whose top they missed. One row per card and round, so a game seen twice adds nothing twice."""
+    game, or of one of their solo practice or topping sessions, whose top they missed (exactly one of the two). One
+    row per card and round, so a game or session seen twice adds nothing twice."""
 
     __tablename__ = "game_card"
-    __table_args__ = (UniqueConstraint("deck_card_id", "round_id"),)
+    __table_args__ = (
+        UniqueConstraint("deck_card_id", "round_id"),
+        UniqueConstraint("deck_card_id", "practice_round_id", name="uq_game_card_deck_card_id_practice_round_id"),
+        CheckConstraint(ONE_ROUND, name="one_round"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     deck_card_id: Mapped[int] = mapped_column(ForeignKey("deck_card.id", ondelete="CASCADE"), index=True)
-    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"))
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("round.id"), default=None)  # a club game's round
+    practice_round_id: Mapped[int | None] = mapped_column(  # a practice session's round (§6.27, §6.28)
+        ForeignKey("practice_round.id", ondelete="CASCADE"), default=None, index=True
+    )
     cause: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -76,7 +76,9 @@ def catch_up(learner: Learner) -> int:
         if feed == "bingos" and not top.bingo:
             continue
         for card_id in fromgames.card_ids(top.lexicon, top.word, top.stem):
-            by_lexicon.setdefault(top.lexicon, []).append(fromgames.FromGame(card_id, top.round_id, top.cause))
+            by_lexicon.setdefault(top.lexicon, []).append(
+                fromgames.FromGame(card_id, top.round_id, top.cause, top.practice_round_id)
+            )
     try:
         for lexicon, cards in by_lexicon.items():
             fromgames.add(learner, lexicon, cards, _("From my games"))
@@ -246,9 +248,15 @@ def link(key: str) -> ResponseReturnValue:
 
 
 def origins(deck_card_id: int) -> list[tuple[history.RoundContext, str]]:
-    """The rounds a card of the "From my games" deck came from, with the cause of the top missed (§7.12): what the
-    card's page shows as its context."""
+    """The rounds a card of the "From my games" deck came from, club games' and practice sessions', with the cause
+    of the top missed (§7.12): what the card's page shows as its context."""
     found = fromgames.rounds_of([deck_card_id]).get(deck_card_id, [])
-    contexts = history.round_contexts([round_id for round_id, _ in found])
+    club = history.round_contexts([round_id for round_id, _, _ in found if round_id is not None])
+    practised = history.practice_round_contexts([p for _, p, _ in found if p is not None])
     names = cause_names()
-    return [(contexts[round_id], names.get(cause, cause)) for round_id, cause in found if round_id in contexts]
+    shown: list[tuple[history.RoundContext, str]] = []
+    for round_id, practice_round_id, cause in found:
+        where = club.get(round_id) if round_id is not None else practised.get(practice_round_id or 0)
+        if where is not None:
+            shown.append((where, names.get(cause, cause)))
+    return shown
