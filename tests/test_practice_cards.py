@@ -2,7 +2,8 @@
 on SQLite and PostgreSQL, §7.12's example among them: a solo replay whose bingo the learner missed gives the anagram
 and the stem card once the session is finished and the decks page opened, and the card's page lists the practice
 round; a topping round given up gives its card, a round found none; an unfinished session gives nothing yet, a
-session is taken once, the "off" setting gives nothing and a learner's sessions feed their own deck only.
+session is taken once, the "off" setting gives nothing, "bingos" only the bingos, a fresh draw counts as a replay
+does, and a learner's sessions feed their own deck only.
 
 Plays are chosen with the engine in the test (the lowest legal play misses the top), from the round's board and rack.
 """
@@ -17,7 +18,7 @@ from sqlalchemy import func, select
 
 from tests.test_api import api as api  # the fixture
 from tests.test_pages import text_of
-from tests.test_solo_practice import _club_game, _log_in, _plays
+from tests.test_solo_practice import _club_game, _log_in, _plays, _wait_for_ahead
 from tests.test_solo_practice import _lexicon as _lexicon  # the autouse fixture _plays needs
 from tests.test_solo_practice import club as club  # the fixture: learners lea and max
 from trainer.core.accounts import Learner
@@ -211,3 +212,50 @@ def test_the_off_setting_and_another_learners_sessions_give_nothing(
     with app.app_context():
         assert _deck("lea") is None
         assert len(_card_ids("max")) == 2  # round 1's bingo: its anagram and stem cards
+
+
+def test_a_fresh_draw_counts_and_a_round_passed_is_a_missing_play(app: Flask, client: FlaskClient, club: None) -> None:
+    """A solo session on a fresh draw feeds the deck as a replay does: round 1 passed (no play) gives the cards of
+    its top with the cause ``missing``; round 2, the top found, gives nothing."""
+    with app.app_context():
+        session = practice.fresh(_learner("lea"), {"rules": "en", "max_rounds": 2}, practice.SOLO, False)
+        first = practice.current(session, T)
+        assert first is not None
+        solo.answer(session, 1, "", T + timedelta(seconds=5))
+        second = practice.advance(session, T + timedelta(seconds=10))
+        assert second is not None
+        solo.answer(session, 2, _plays("en", second.board_before, second.rack)[0][1], T + timedelta(seconds=15))
+        assert practice.advance(session, T + timedelta(seconds=20)) is None
+        first_id = first.id
+        word, tiles = _top_word(first)
+    _wait_for_ahead(app)
+    _log_in(client, "lea")
+    client.get("/study/")
+    with app.app_context():
+        ids = _card_ids("lea")
+        assert f"anagram:en:{''.join(sorted(word))}" in ids and len(ids) == (2 if tiles == 7 else 1)
+        sources = {(s.round_id, s.practice_round_id, s.cause) for s in db.session.execute(select(GameCard)).scalars()}
+        assert sources == {(None, first_id, "missing")}
+
+
+def test_the_bingos_setting_takes_only_a_practice_sessions_missed_bingos(
+    app: Flask, client: FlaskClient, club: None
+) -> None:
+    """Lea's setting is ``bingos``: of a replay whose two tops she missed, only round 1's (a bingo) gives cards."""
+    game = _club_game(app, SEED, {"Ann": ["top", "top"]})
+    with app.app_context():
+        _learner("lea").from_games = "bingos"
+        db.session.commit()
+    session_id = _solo_replay(app, game.game_id, "lea", ["low", "low"])
+    _log_in(client, "lea")
+    client.get("/study/")
+    with app.app_context():
+        first = db.session.execute(
+            select(PracticeRound).where(PracticeRound.session_id == session_id, PracticeRound.number == 1)
+        ).scalar_one()
+        word, tiles = _top_word(first)
+        assert tiles == 7
+        ids = _card_ids("lea")
+        assert len(ids) == 2 and f"anagram:en:{''.join(sorted(word))}" in ids
+        rounds = {s.practice_round_id for s in db.session.execute(select(GameCard)).scalars()}
+        assert rounds == {first.id}
