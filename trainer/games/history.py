@@ -1,6 +1,7 @@
 """A player's history across games (docs/rules.md §6.25): plays linked to a learner account, each finished game's
-total, percentage and rank, the points lost by cause, and the tops the player missed (for the "From my games"
-deck, §7.12, which the study service fills: this service only says which rounds).
+total, percentage and rank, the points lost by cause, and the tops the player missed, in club games and in their
+finished solo practice and topping sessions (for the "From my games" deck, §7.12, which the study service fills:
+this service only says which rounds).
 
 A linked player's figures in a finished game are worked out once and kept (:class:`PlayerRecord`), with the id of
 the game's last event: a correction made after the end moves it, and the figures are worked out again. A history
@@ -169,8 +170,8 @@ def refresh(learner: Learner) -> int:
 
 
 def take_missed(learner: Learner) -> list[MissedTop]:
-    """The tops missed in the learner's recorded games that the "From my games" deck has not had yet, each game
-    marked as had (the caller commits, with the cards)."""
+    """The tops missed in the learner's recorded games and finished practice sessions that the "From my games" deck
+    has not had yet, each game and session marked as had (the caller commits, with the cards)."""
     missed: list[MissedTop] = []
     rows = db.session.execute(
         select(PlayerRecord, Player, Game)

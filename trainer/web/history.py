@@ -1,9 +1,9 @@
 """A player's history (``/study/history``, docs/rules.md §6.25) and the "From my games" deck (§7.12).
 
 A learner's finished games are caught up with when they open their history or their word study: the figures of a
-game not seen yet are worked out (trainer.games.history) and the tops they missed become cards of their "From my
-games" deck (trainer.study.fromgames). Never on a game's serving path: a club night's last round closes as fast as
-any other.
+game not seen yet are worked out (trainer.games.history) and the tops they missed, there and in their finished
+practice sessions, become cards of their "From my games" deck (trainer.study.fromgames). Never on a game's serving
+path: a club night's last round closes as fast as any other.
 """
 
 from __future__ import annotations
