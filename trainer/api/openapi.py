@@ -1837,7 +1837,10 @@ def document() -> dict[str, Any]:
                 "learnerToken": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "From POST /api/auth/learner-token; the learner's own history, solo practice and topping sessions.",
+                    "description": (
+                        "From POST /api/auth/learner-token; the learner's own history, solo practice and topping"
+                        " sessions."
+                    ),
                 },
             },
         },
