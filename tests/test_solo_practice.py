@@ -261,6 +261,50 @@ def test_the_pages_replay_a_game_from_its_archive_page(app: Flask, client: Flask
     assert "Finished" in hub and f"Replay of game {game.join_code}" in hub
 
 
+def test_stopping_after_a_round_places_the_learner_after_the_rounds_played(
+    api: Api, app: Flask, client: FlaskClient, club: None
+) -> None:
+    """§6.27, stopping: refused while a round is in play (409), taken once it is over; the session is finished with
+    the rounds played, and the placement is after those rounds. The pages: "Stop here" on a reveal, and the summary
+    says where the learner stopped."""
+    game = _club_game(app, SEED + 3, PLANS)
+    token = _token(api, "lea")
+    state = api.ok("POST", "/api/practice", {"game": game.game_id, "timed": False}, token=token, status=201)
+    session_id = state["session"]["id"]
+    code, refused = api.call("POST", f"/api/practice/{session_id}/stop", token=token)
+    assert code == 409 and "not over" in refused["error"]
+    plays = _plays("en", _cells(state), state["round"]["rack"])
+    api.ok("POST", f"/api/practice/{session_id}/answer", {"round": 1, "play": plays[0][1]}, token=token)
+    state = api.ok("POST", f"/api/practice/{session_id}/stop", token=token)
+    assert state["session"]["status"] == "finished" and state["round"] is None and len(state["rounds"]) == 1
+    rank, of = _expected_place(_room_totals(api, game.game_id, 1), plays[0][0])
+    assert (state["placement"]["rounds"], state["placement"]["rank"], state["placement"]["of"]) == (1, rank, of)
+    code, refused = api.call("POST", f"/api/practice/{session_id}/stop", token=token)
+    assert code == 409
+
+    _log_in(client, "max")
+    started = client.post(
+        "/practice/replay",
+        data={"replay-csrf_token": csrf_token(client, "/practice"), "replay-game": str(game.game_id)},
+    )
+    url = started.headers["Location"]
+    page = client.get(url).get_data(as_text=True)
+    assert "Stop here" not in text_of(page)  # a round in play: answer it first
+    with app.app_context():
+        session = db.session.get(PracticeSession, int(url.rsplit("/", 1)[1]))
+        assert session is not None
+        round_ = practice.round_of(session, 1)
+        move = _plays("en", round_.board_before, round_.rack)[-1][1]
+    token_page = csrf_token(client, url)
+    assert client.post(f"{url}/answer", data={"csrf_token": token_page, "round": "1", "move": move}).status_code == 303
+    assert "Stop here" in text_of(client.get(url).get_data(as_text=True))
+    assert client.post(f"{url}/stop", data={"csrf_token": token_page}).status_code == 303
+    summary = text_of(client.get(url).get_data(as_text=True))
+    assert "Solo practice: the result" in summary and "You stopped after 1 round." in summary
+    french = text_of(client.get(f"{url}?lang=fr").get_data(as_text=True))
+    assert "Vous vous êtes arrêté après 1 coup." in french
+
+
 # ---------------------------------------------------------------- a fresh draw, worked out ahead
 
 

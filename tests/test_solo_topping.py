@@ -252,6 +252,60 @@ def test_records_per_game_and_overall(app: Flask) -> None:
         assert len(records.games) == 4  # the archived game and each fresh draw
 
 
+def test_a_stopped_session_sets_no_game_record_but_counts_overall_with_five_rounds(app: Flask, api: Api) -> None:
+    """§6.28, stopping: refused while a round is in play, taken once it is over; a session stopped after one round of
+    a two-round game has a lower total than the whole game's and is no record on it; a fresh draw stopped after five
+    rounds counts for the overall record."""
+    learner_id = _learner(app)
+    game_id = _archived(app, rounds=2)
+    whole = _played(app, learner_id, game_id, [30.0, 50.0])
+    with app.app_context():
+        learner = _get_learner(learner_id)
+        session, round_, start = _opened(learner_id, game_id)
+        with pytest.raises(Refused) as refused:
+            solo_topping.stop(session, start + timedelta(seconds=5))
+        assert refused.value.code == "round_not_over"
+        assert solo_topping.play(session, 1, round_.tops[0], start + timedelta(seconds=10.0)).top
+        solo_topping.stop(session, start + timedelta(seconds=20))
+        assert (session.status, session.end_reason) == (practice.FINISHED, practice.STOPPED)
+        result = solo_topping.result(learner, session)
+        assert (result.total, result.rounds, result.new_game) == (10.0, 1, False)
+        on_game = [g for g in solo_topping.records(learner).games if g.source_game == game_id]
+        assert [(g.seconds, g.sessions, g.session_id) for g in on_game] == [(80.0, 1, whole)]
+
+        fresh = solo_topping.start(learner, None, {"rules": "en", "max_rounds": 8})
+        for number in range(1, 6):
+            round_ = solo_topping.current(fresh)
+            assert round_ is not None and round_.number == number
+            start = _shown_at(round_)
+            assert solo_topping.play(fresh, number, round_.tops[0], start + timedelta(seconds=12.0)).top
+            if number < 5:
+                solo_topping.next_round(fresh, start + timedelta(seconds=20))
+        solo_topping.stop(fresh, start + timedelta(seconds=20))
+        result = solo_topping.result(learner, fresh)
+        assert (result.rounds, result.average, result.new_overall) == (5, 12.0, True)
+        assert solo_topping.records(learner).overall == 12.0
+    token = _learner_token(api, "lea")
+    started = api.ok("POST", "/api/topping", {"game": game_id}, token=token, status=201)
+    session_id = started["id"]
+    code, _answer = api.call("POST", f"/api/topping/{session_id}/stop", token=token)
+    assert code == 409
+    api.ok("POST", f"/api/topping/{session_id}/give-up", {"round": 1}, token=token)
+    stopped = api.ok("POST", f"/api/topping/{session_id}/stop", token=token)
+    assert stopped["status"] == "finished" and stopped["current"] is None and stopped["result"]["rounds"] == 1
+
+    client = app.test_client()  # the pages: "Stop here" once the round is over
+    _log_in(client, "lea")
+    started = api.ok("POST", "/api/topping", {"game": game_id}, token=token, status=201)
+    url = f"/practice/topping/{started['id']}"
+    assert "Stop here" not in text_of(client.get(url).get_data(as_text=True))
+    form = {"csrf_token": csrf_token(client, url), "round": "1"}
+    assert client.post(f"{url}/give-up", data=form).status_code == 303
+    assert "Stop here" in text_of(client.get(url).get_data(as_text=True))
+    assert client.post(f"{url}/stop", data=form).status_code == 303
+    assert "Session over" in text_of(client.get(url).get_data(as_text=True))
+
+
 # ---------------------------------------------------------------- the API and the pages
 
 

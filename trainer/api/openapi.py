@@ -1569,6 +1569,13 @@ PATHS.update(
             "whether it set a record.",
             None,
         ),
+        "/api/topping/{session_id}/stop": _topping_action(
+            "Stop the session here",
+            "Once the round shown is over (409 before): the session finishes with the rounds played. A stopped "
+            "session counts for the overall record with five rounds or more, never for its game's record "
+            "(docs/rules.md §6.28).",
+            None,
+        ),
     }
 )
 # A learner's solo duplicate practice (docs/rules.md §6.27), with the learner's token.
@@ -1801,6 +1808,16 @@ PATHS.update(
                 "security": LEARNER,
                 "parameters": [PRACTICE_ID],
                 "responses": {**_ok("PracticeState", "The session."), **_errors(401, 404, 409)},
+            }
+        },
+        "/api/practice/{session_id}/stop": {
+            "post": {
+                "tags": ["practice"],
+                "summary": "Stop the session here, once the round shown is over (409 before): the result counts the "
+                "rounds played (docs/rules.md §6.27)",
+                "security": LEARNER,
+                "parameters": [PRACTICE_ID],
+                "responses": {**_ok("PracticeState", "The session, finished."), **_errors(401, 404, 409)},
             }
         },
     }

@@ -142,3 +142,11 @@ def practice_next(session_id: int) -> ResponseReturnValue:
     session = _solo(session_id)
     practice.advance(session)
     return jsonify(state(session))
+
+
+@bp.post("/practice/<game_id:session_id>/stop")
+def practice_stop(session_id: int) -> ResponseReturnValue:
+    """End the session once the round shown is over (docs/rules.md §6.27); the state with its placement."""
+    session = _solo(session_id)
+    practice.stop(session)
+    return jsonify(state(session))

@@ -200,3 +200,11 @@ def topping_next(session_id: int) -> ResponseReturnValue:
     learner, session = _session(session_id)
     solo_topping.next_round(session)
     return jsonify(session_json(learner, session))
+
+
+@bp.post("/topping/<game_id:session_id>/stop")
+def topping_stop(session_id: int) -> ResponseReturnValue:
+    """End the session once the round shown is over (docs/rules.md §6.28)."""
+    learner, session = _session(session_id)
+    solo_topping.stop(session)
+    return jsonify(session_json(learner, session))

@@ -369,6 +369,23 @@ def last_answered(session: PracticeSession) -> PracticeRound | None:
     ).scalar_one_or_none()
 
 
+STOPPED = "stopped"  # PracticeSession.end_reason of a session the learner ended before its last round
+
+
+def stop(session: PracticeSession, now: datetime | None = None) -> None:
+    """End the session at the learner's word, once the round shown is over for them (answered, passed, given up or
+    its clock run out; ``round_not_over`` before): the rounds not shown count for nothing (docs/rules.md §6.27)."""
+    if session.status == FINISHED:
+        raise Refused("practice_over", "this practice session is over")
+    now = now or utcnow()
+    if session.round_number:
+        shown = round_of(session, session.round_number)
+        expire(session, shown, now)
+        if shown.answered_at is None:
+            raise Refused("round_not_over", f"round {shown.number} is not over: answer it first", round=shown.number)
+    finish(session, now, reason=STOPPED)
+
+
 def finish(session: PracticeSession, now: datetime | None = None, reason: str | None = None) -> None:
     """End the session (every round played, or the learner stops); the rounds not shown are not counted."""
     if session.status == FINISHED:

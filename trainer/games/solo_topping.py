@@ -343,6 +343,14 @@ def next_round(session: PracticeSession, now: datetime | None = None) -> Practic
     return practice.advance(session, now)
 
 
+def stop(session: PracticeSession, now: datetime | None = None) -> None:
+    """End the session after the round shown is over (refused ``round_not_over`` before): a stopped session counts
+    for the overall record when it has five rounds or more, never for its game's record (docs/rules.md §6.28)."""
+    now = now or utcnow()
+    current(session, now)
+    practice.stop(session, now)
+
+
 # --- the session's figures and the records ------------------------------------------------------------------
 
 
@@ -439,7 +447,7 @@ def records(learner: Learner, before: PracticeSession | None = None) -> Records:
             best, best_session = figure, s.id
     by_game: dict[str, list[tuple[PracticeSession, list[RoundTime]]]] = {}
     for s, t in played:
-        if t:
+        if t and s.end_reason != practice.STOPPED:  # a game's record is a whole game's total
             by_game.setdefault(game_key(s), []).append((s, t))
     games: list[GameRecord] = []
     for key, line in by_game.items():
@@ -478,7 +486,8 @@ def result(learner: Learner, session: PracticeSession) -> Result:
     game_before = earlier.game(session)
     figure = topping.total(played)
     mean = topping.average(figure, len(played))
-    new_game = game_before is not None and bool(played) and figure < game_before.seconds
+    whole = session.end_reason != practice.STOPPED
+    new_game = whole and game_before is not None and bool(played) and figure < game_before.seconds
     new_overall = len(played) >= RECORD_MIN_ROUNDS and (earlier.overall is None or mean < earlier.overall)
     return Result(
         figure,

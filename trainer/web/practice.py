@@ -157,7 +157,7 @@ def _hub(replay: ReplayForm | None = None, fresh: FreshForm | None = None, error
     fresh.fill_choices()
     listed = [practice.summary(s) for s in practice.sessions(learner, practice.SOLO)]
     games = {line["source_game"] for line in listed if line["source_game"] is not None}
-    codes = dict(db.session.execute(select(Game.id, Game.join_code).where(Game.id.in_(games))).tuples().all())
+    codes = dict(db.session.execute(select(Game.id, Game.join_code).where(Game.id.in_(games))).all())
     for line in listed:
         line["percentage"] = percentage(line["total"], line["top_total"])
         line["code"] = codes.get(line["source_game"], str(line["source_game"]))
@@ -382,4 +382,16 @@ def next_round(session_id: int) -> ResponseReturnValue:
         abort(400)
     with suppress(Refused):  # already moved on (a second tap, another tab): the page shows where the session is
         practice.advance(session)
+    return redirect(url_for("practice.session", session_id=session.id), code=303)
+
+
+@bp.post("/<game_id:session_id>/stop")
+@learner_required
+def stop(session_id: int) -> ResponseReturnValue:
+    """End the session after the round just revealed: the summary counts the rounds played (docs/rules.md §6.27)."""
+    session = _session_or_404(session_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    with suppress(Refused):  # over already (another tab), or a round in play: the page shows where the session is
+        practice.stop(session)
     return redirect(url_for("practice.session", session_id=session.id), code=303)

@@ -207,11 +207,11 @@ def session_page(session_id: int) -> ResponseReturnValue:
     return render_template("topping/session.html", **view)
 
 
-@bp.post("/<game_id:session_id>/<any(play, hint, 'give-up', next):action>")
+@bp.post("/<game_id:session_id>/<any(play, hint, 'give-up', next, stop):action>")
 @learner_required
 def act(session_id: int, action: str) -> ResponseReturnValue:
-    """One of the round's forms (a play, a hint, giving up, the next round): done, or why not said; back to the
-    round's page."""
+    """One of the round's forms (a play, a hint, giving up, the next round, stopping here): done, or why not said;
+    back to the round's page."""
     session = _session(session_id)[1]
     form = ActionForm()
     back = redirect(url_for("topping.session_page", session_id=session.id), code=303)
@@ -233,6 +233,8 @@ def act(session_id: int, action: str) -> ResponseReturnValue:
             solo_topping.take_hint(session, number, request.form.get("kind", ""))
         elif action == "give-up":
             solo_topping.give_up(session, number)
+        elif action == "stop":
+            solo_topping.stop(session)
         else:
             solo_topping.next_round(session)
     except Refused as error:
