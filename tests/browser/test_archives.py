@@ -56,7 +56,7 @@ def test_a_phone_finds_a_game_in_the_archive_from_the_keyboard_in_both_themes(
         page.keyboard.press("ArrowDown")  # from "Any" to the club's director
         page.get_by_label("At least (players)").fill("2")
         page.keyboard.press("Enter")  # the form is sent from the keyboard
-        expect(page).to_have_url(f"{live_server.base_url}/archives?rules=&lexicon=&director={director_name}"
+        expect(page).to_have_url(f"{live_server.base_url}/archives?kind=&rules=&lexicon=&director={director_name}"
                                  "&date_from=&date_to=&min_players=2&max_players=")  # fmt: skip
         link = page.get_by_role("link", name=f"Game {code}")
         expect(link).to_have_count(1)
