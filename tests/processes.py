@@ -142,6 +142,33 @@ class TirageServer:
                 self.process.kill()
                 self.process.wait(timeout=WAIT)
 
+    def workers(self) -> list[int]:
+        """The process ids of the server's spawned workers (the engine's analysts), read from /proc."""
+        if self.process is None:
+            return []
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:  # gone meanwhile
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            if parent == self.process.pid and b"spawn_main" in command:
+                found.append(int(entry.name))
+        return found
+
+    @staticmethod
+    def alive(pid: int) -> bool:
+        """Whether process ``pid`` runs (an exited one nobody has reaped yet, a zombie, does not)."""
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return False
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, no scheduler shutdown, no flushing of anything in memory."""
         if self.process is not None and self.process.poll() is None:

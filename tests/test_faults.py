@@ -474,6 +474,8 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
     assert top != low
     phones = Phones(d.web, game_id, 1, tokens, (top, low), deadline + timedelta(seconds=8)).start()
     d.wait_for(phones.everyone_acknowledged, "a first play of every phone")
+    workers = d.web.workers()
+    assert workers, "round 1 opened in the server's analyst process: it should be running"
     killed = now()
     d.web.kill()
     time.sleep(0.5)  # the phones keep trying a dead server
@@ -485,6 +487,8 @@ def test_killed_web_process_loses_no_acknowledged_play_and_clients_resync(
     assert 0 <= closed_late(d, game_id, 1) <= CLOSE_TOLERANCE, d.round_row(game_id, 1)
     lost = [a for tries in phones.attempts.values() for a in tries if a.status is None]
     assert lost, "no phone noticed the kill: the fault was not injected mid-round"
+    # The killed server's analyst could not be stopped by it: it ends by itself once orphaned (trainer.games.analyst).
+    d.wait_for(lambda: not any(d.web.alive(pid) for pid in workers), "the killed server's analyst to end")
     acknowledged = check_round(
         d, game_id, 1, phones, lambda a: a.status is None and within(a.answered, killed, back, slack=0.5)
     )

@@ -15,6 +15,7 @@ import functools
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,9 +123,25 @@ class Analyst:
 _store: LexiconStore | None = None  # the worker's own lexicon store
 
 
+PARENT_CHECK_SECONDS = 1.0
+
+
 def _start_worker(data_dir: str) -> None:
     global _store
     _store = LexiconStore(Path(data_dir))
+    _exit_with_parent(os.getppid())
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once its server is gone: a server killed outright (SIGKILL, the OOM killer) cannot stop it,
+    and an orphaned worker would hold its memory for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _next_round(spec: SetupSpec, played: list[PlayedRound], board: str) -> OpenedRound | GameEnd:
