@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .core.paths import instance_path
+from .core.paths import instance_path, locate_instance
 from .engine.lexicon import LexiconStore
 from .engine.rules import ruleset_codes
 
@@ -87,7 +87,7 @@ def serve(
         app = _create_app(
             {"TIRAGE_SCHEDULER": not no_scheduler, "TIRAGE_ANALYSIS_PROCESS": True, "TIRAGE_LAN": on_network}
         )
-        click.echo(f"Tirage on {where} (instance folder {app.instance_path})")
+        click.echo(f"Tirage on {where} ({_instance_folder()})")
         if lan:
             _print_lan_banner(listen, port, app.config["TIRAGE_PUBLIC_URL"])
         uvicorn.run(serving_app(app, threads), **options)
@@ -98,10 +98,16 @@ def serve(
     os.environ["TIRAGE_SERVE_THREADS"] = str(threads)
     os.environ["TIRAGE_SERVE_SCHEDULER"] = "0"
     os.environ["TIRAGE_SERVE_LAN"] = "1" if on_network else "0"
-    click.echo(f"Tirage on {where} with {workers} workers (instance folder {app.instance_path})")
+    click.echo(f"Tirage on {where} with {workers} workers ({_instance_folder()})")
     if lan:
         _print_lan_banner(listen, port, app.config["TIRAGE_PUBLIC_URL"], ipv6=False)
     uvicorn.run("trainer.server:from_environment", factory=True, workers=workers, **options)
+
+
+def _instance_folder() -> str:
+    """Which instance folder this process uses and why (an operator running two clones sees which is which)."""
+    folder = locate_instance()
+    return f"instance folder {folder.path}, {folder.describe()}"
 
 
 def _create_app(config: dict[str, Any] | None = None) -> Flask:
