@@ -103,13 +103,26 @@ class Server:
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://{SUPERUSER}@/{database}?host={self.socket}"
 
-    def new_database(self) -> str:
+    def new_database(self, *, template: str | None = None, name: str | None = None) -> str:
+        """A new database (empty, or a copy of ``template``, which must have no open connection)."""
         import psycopg
 
-        name = f"test_{os.getpid()}_{next(self._numbers)}"
+        name = name or f"test_{os.getpid()}_{next(self._numbers)}"
+        copy = f' TEMPLATE "{template}"' if template else ""
         with psycopg.connect(f"dbname=postgres user={SUPERUSER} host={self.socket}", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{copy}')
         return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        """Drop a test's database at its end, closing what it left connected (a server halted by a fault test is
+        left as it is: its folder goes at the session's end)."""
+        import psycopg
+
+        if not self.running:
+            return
+        name = url.split("/")[-1].split("?")[0]
+        with psycopg.connect(f"dbname=postgres user={SUPERUSER} host={self.socket}", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def stop(self) -> None:
         """The end of the session: stop the cluster (unless a test left it halted) and remove its folder."""
