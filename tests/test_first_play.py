@@ -153,3 +153,32 @@ def test_a_game_without_the_rules_judges_the_first_move_as_placed(app: Flask) ->
         with pytest.raises(Refused) as refused:
             service.submit(game, player, 1, _off_centre(top))
         assert "the first play must cover the centre square H8" in str(refused.value)
+
+
+def test_a_round_judges_each_distinct_play_once(en_rules: Ruleset, en_lexicon: Lexicon) -> None:
+    """Issue 27: under §6.9 a first play costs about ten evaluations (every placement of its word), and every
+    player's play was judged separately although a room hands in few distinct plays. A round of 300 players
+    handing in five distinct plays of two words costs one evaluation per distinct play and one best-placement
+    search per word, at the close and on the play path, with the same results as judging each afresh."""
+    from trainer.duplicate.rounds import judge_round
+
+    board = Board.empty(en_rules)
+    plays = ["8H WOMEN", "H8 WOMEN", "8D WOMEN", "8A WOMEN", "8H MOWN"]
+    room = {player: plays[player % len(plays)] for player in range(300)}
+
+    def position() -> Position:
+        return Position(en_rules, en_lexicon, "english", board, "ELMNNOW", first_play_best_placement=True)
+
+    closing = position()
+    judged = judge_round(closing, room, [])
+    # 5 plays evaluated as placed (8A refused there, then credited by its word's search); 2 words searched.
+    assert closing.memo.evaluations == len(plays) + 2
+    for player, move in room.items():
+        alone = judge_round(position(), {player: move}, [])[player]
+        assert judged[player] == alone
+    assert [judged[p].score for p in range(4)] == [28, 28, 28, 28]  # WOMEN, wherever it was put (§6.9)
+
+    on_the_play_path = position()
+    for move in room.values():
+        judge(on_the_play_path, move)
+    assert on_the_play_path.memo.evaluations == len(plays) + 2

@@ -50,6 +50,7 @@ K = TypeVar("K")
 MIN_EXTRA_SECONDS, MAX_EXTRA_SECONDS = 1, 3600
 MAX_CORRECTED_SCORE = 10_000
 MAX_PENALTY = 1_000  # points one penalty may take
+MAX_REASON = 200  # characters of an arbiter's reason (a correction, a ruling, a cancellation), as the forms take
 # A round closes this long after its deadline (docs/rules.md §6.6): a play that arrived before the deadline
 # is still being written when the clock runs out, and it must count. Nothing arriving after the deadline does.
 SETTLE = timedelta(seconds=1.5)
@@ -200,9 +201,7 @@ def correction(score: object, reason: object) -> tuple[int, str]:
     """A director's correction of a round score: the score that counts from now on, and why (docs/rules.md §6)."""
     if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= MAX_CORRECTED_SCORE:
         raise RuleError("bad_score", f"'score' must be a whole number from 0 to {MAX_CORRECTED_SCORE}")
-    if not isinstance(reason, str) or not reason.strip():
-        raise RuleError("reason_missing", "'reason' is required: say why the score is corrected")
-    return score, reason.strip()
+    return score, arbiter_reason(reason, "reason_missing", "'reason' is required: say why the score is corrected")
 
 
 def ruling(kind: object, points: object, reason: object) -> tuple[RulingKind, int, str]:
@@ -219,9 +218,21 @@ def ruling(kind: object, points: object, reason: object) -> tuple[RulingKind, in
             raise RuleError("bad_penalty", f"'points' must be a whole number from 1 to {MAX_PENALTY}")
     elif points not in (None, 0):
         raise RuleError("points_not_taken", f"a {checked.value} takes no points: only a penalty does")
+    why = arbiter_reason(reason)
+    return checked, points if checked is RulingKind.PENALTY and isinstance(points, int) else 0, why
+
+
+def arbiter_reason(
+    reason: object, missing: str = "ruling_reason_missing", message: str = "'reason' is required: say why"
+) -> str:
+    """An arbiter's reason, trimmed: required (``missing`` names its absence), at most :data:`MAX_REASON`
+    characters, as the pages' forms take it (the API took a reason of any length)."""
     if not isinstance(reason, str) or not reason.strip():
-        raise RuleError("ruling_reason_missing", "'reason' is required: say why")
-    return checked, points if checked is RulingKind.PENALTY and isinstance(points, int) else 0, reason.strip()
+        raise RuleError(missing, message)
+    why = reason.strip()
+    if len(why) > MAX_REASON:
+        raise RuleError("reason_too_long", f"'reason' is at most {MAX_REASON} characters", n=MAX_REASON)
+    return why
 
 
 # --- a round's content ----------------------------------------------------------------------------
@@ -360,6 +371,23 @@ def next_round(setup: Setup, played: Sequence[PlayedRound], board_cells: str) ->
     return open_round(setup, bag, reliquat, len(played) + 1, setup.board(board_cells))
 
 
+# How many distinct plays (and first-move words) one position remembers: a room of 10,000 phones hands in about
+# 500 distinct plays a round, so this bounds memory without ever being reached in practice.
+MEMO_LIMIT = 50_000
+
+
+@dataclass
+class JudgingMemo:
+    """What a position has already worked out: each distinct play's evaluation and each word's best first-move
+    placement. Ten thousand players hand in a few hundred distinct plays, and the first-move rule tries every
+    placement of a word (ten times a plain evaluation), so each is worked out once per position, not per player.
+    ``evaluations`` counts the engine's evaluations (tests read it)."""
+
+    plays: dict[str, Evaluation] = field(default_factory=dict)
+    first_placements: dict[str, Evaluation | None] = field(default_factory=dict)
+    evaluations: int = 0
+
+
 @dataclass(frozen=True)
 class Position:
     """A round as plays are judged against it: its rack on its board, under the game's rules."""
@@ -370,6 +398,7 @@ class Position:
     board: Board
     rack: str
     first_play_best_placement: bool = False  # docs/rules.md §6.9: a first play scores its word's best placement
+    memo: JudgingMemo = field(default_factory=JudgingMemo, repr=False, compare=False)
 
     @classmethod
     def of(cls, setup: Setup, board_before: str, rack: str) -> Position:
@@ -391,24 +420,51 @@ class PlayResult:
 
 
 def _evaluated(position: Position, text: str) -> Evaluation:
-    """The engine's evaluation of a play, with the first-move rule applied (docs/rules.md §6.9): on the empty
-    board of a game with ``first_play_best_placement``, the play is credited with its word's best placement
-    (its own move kept), and a placement that misses the centre is no reason to refuse it."""
+    """The engine's evaluation of a play, with the first-move rule applied (docs/rules.md §6.9), worked out once
+    per distinct play text and position (a refused play is not remembered: it is refused before it costs much)."""
+    memo = position.memo
+    known = memo.plays.get(text)
+    if known is None:
+        known = _evaluate_with_first_move_rule(position, text)
+        if len(memo.plays) < MEMO_LIMIT:
+            memo.plays[text] = known
+    return known
+
+
+def _evaluate(position: Position, move: Move) -> Evaluation:
+    position.memo.evaluations += 1
+    return evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+
+
+def _best_first_placement(position: Position, word: str) -> Evaluation | None:
+    """The word's best placement on the empty board from the round's rack, once per word (every placement of
+    a word through the centre is tried: about ten evaluations)."""
+    memo = position.memo
+    if word in memo.first_placements:
+        return memo.first_placements[word]
+    memo.evaluations += 1
+    best = best_first_placement(position.board, position.rules, position.lexicon, word, position.rack)
+    if len(memo.first_placements) < MEMO_LIMIT:
+        memo.first_placements[word] = best
+    return best
+
+
+def _evaluate_with_first_move_rule(position: Position, text: str) -> Evaluation:
+    """On the empty board of a game with ``first_play_best_placement``, the play is credited with its word's
+    best placement (its own move kept), and a placement that misses the centre is no reason to refuse it."""
     move = parse_move(text, position.board, position.notation)
     if not (position.first_play_best_placement and position.board.is_empty()):
-        return evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+        return _evaluate(position, move)
     try:
-        own: Evaluation | None = evaluate(
-            position.board, position.rules, position.lexicon, move, position.rack, position.notation
-        )
+        own: Evaluation | None = _evaluate(position, move)
     except IllegalPlayError as error:
         if error.code != "first_not_on_start":
             raise
         own = None
-    best = best_first_placement(position.board, position.rules, position.lexicon, move.word, position.rack)
+    best = _best_first_placement(position, move.word.upper())
     if best is None or (own is not None and own.score >= best.score):
         if own is None:  # the rack cannot make the word through the centre either: the first refusal stands
-            return evaluate(position.board, position.rules, position.lexicon, move, position.rack, position.notation)
+            return _evaluate(position, move)
         return own
     return Evaluation(move, best.score, best.words, best.invalid_words)
 
