@@ -13,11 +13,13 @@ from pathlib import Path
 from .server import tirage_command
 
 
-def server_env(instance: Path, database_url: str | None = None, redis_url: str | None = None) -> dict[str, str]:
+def server_env(
+    instance: Path, database_url: str | None = None, redis_url: str | None = None, one_address: bool = True
+) -> dict[str, str]:
     """This process's environment for a server on ``instance``: SQLite there and no Redis unless given."""
     env = {**os.environ, "TIRAGE_INSTANCE": str(instance), "TIRAGE_SECRET_KEY": secrets.token_hex(32)}
-    # The bench's thousands of phones all come from loopback; a room's joins per address are capped at 600 a minute.
-    env.setdefault("TIRAGE_RATELIMIT_JOINED", "100000/minute")
+    if one_address:  # thousands of phones from one address: a room's joins per address are capped at 600 a minute
+        env.setdefault("TIRAGE_RATELIMIT_JOINED", "100000/minute")
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     if database_url:
@@ -28,7 +30,12 @@ def server_env(instance: Path, database_url: str | None = None, redis_url: str |
 
 
 def prepare_instance(
-    folder: Path, lexicon_cache: Path, copy_back: bool, database_url: str | None, redis_url: str | None
+    folder: Path,
+    lexicon_cache: Path,
+    copy_back: bool,
+    database_url: str | None,
+    redis_url: str | None,
+    one_address: bool = True,
 ) -> tuple[Path, dict[str, str], float, bool]:
     """The instance folder with every lexicon's graphs cached; its environment; build seconds; whether built.
 
@@ -41,7 +48,7 @@ def prepare_instance(
     if lexicon_cache.is_dir():
         for graph in [*lexicon_cache.glob("*.dawg*"), *lexicon_cache.glob("*.gaddag*")]:  # with their checksums
             shutil.copy2(graph, cache / graph.name)
-    env = server_env(instance, database_url, redis_url)
+    env = server_env(instance, database_url, redis_url, one_address)
     before = {p.name for p in cache.iterdir()}
     started = time.perf_counter()
     # `tirage lexicon build` loads each cached graph, or builds the ones missing or stale.

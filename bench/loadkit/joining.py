@@ -37,7 +37,7 @@ class Joining(PagePhones):
                     return
             else:
                 status, answer, seconds = await self.call(
-                    "POST", "/api/join", {"code": self.join_code, "name": player.name}
+                    "POST", "/api/join", {"code": self.join_code, "name": player.name}, player=player
                 )
                 if status != 201:
                     if 0 < status < 500:  # no answer and 5xx are counted by call()

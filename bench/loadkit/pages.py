@@ -23,14 +23,15 @@ class PagePhones(RunState):
     ) -> tuple[int, str, float]:
         """(status, text, seconds) of one page request with the player's session cookie, which it keeps up to
         date as a browser does; status 0 when there was no answer."""
-        assert self.api is not None
+        api = self.api_of(player)
+        assert api is not None
         headers = {"Accept": "text/html", "Accept-Language": "en"}
         if player.cookie:
             headers["Cookie"] = player.cookie
         async with self.api_slots:
             started = time.perf_counter()
             try:
-                async with self.api.request(
+                async with api.request(
                     method, self.server.base + path, data=form, headers=headers, allow_redirects=False
                 ) as answer:
                     text = await answer.text()

@@ -48,7 +48,8 @@ class Playing(RunState):
             await self.submit(player, round_, move, garbage)
 
     async def submit(self, player: Player, round_: RoundInfo, move: str, garbage: bool) -> None:
-        assert self.api is not None
+        api = self.api_of(player)
+        assert api is not None
         path = f"/api/games/{self.game_id}/rounds/{round_.number}/plays"
         body = json.dumps({"move": move}).encode()
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {player.token}"}
@@ -60,7 +61,7 @@ class Playing(RunState):
                 sent_wall, started = time.time(), time.perf_counter()
                 status, raw = 0, b""
                 try:
-                    async with self.api.post(self.server.base + path, data=body, headers=headers) as answer:
+                    async with api.post(self.server.base + path, data=body, headers=headers) as answer:
                         raw = await answer.read()
                         status = answer.status
                 except (aiohttp.ClientError, TimeoutError) as error:
@@ -103,7 +104,7 @@ class Playing(RunState):
             await asyncio.sleep(self.rng.uniform(0, self.args.reveal_spread))
         mine = self.args.reveal_read == "me"
         path = f"/api/games/{self.game_id}/rounds/{round_.number}{'/me' if mine else ''}"
-        status, answer, seconds = await self.call("GET", path, token=player.token, parse=mine)
+        status, answer, seconds = await self.call("GET", path, token=player.token, parse=mine, player=player)
         if status == 200:
             round_.reads.append(seconds)
             if mine:  # the player's own check: the play the server took last is the one in their result

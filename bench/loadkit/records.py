@@ -26,6 +26,7 @@ class Player:
     playing: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # round -> the task sending its plays
     cookie: str = ""  # with --phones pages: the session cookie the join page set
     page_event_id: int = 0  # with --phones pages: the last event the play page was drawn with
+    address: str = "127.0.0.1"  # the loopback address its connections come from (see state.phone_address)
 
 
 @dataclass(eq=False)

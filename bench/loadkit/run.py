@@ -44,6 +44,14 @@ class LoadRun(Monitors, RoundEvents, Joining, Audit, Figures):
             aiohttp.ClientSession(connector=director_connector, timeout=timeout) as director_api,
         ):
             self.api, self.director_api = api, director_api
+            addresses = sorted({p.address for p in self.players} - {"127.0.0.1"})
+            for address in addresses:  # the players of each source address share that address's connections
+                self.apis[address] = aiohttp.ClientSession(
+                    connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=4.0, local_addr=(address, 0)),
+                    timeout=timeout,
+                    auto_decompress=False,
+                    cookie_jar=aiohttp.DummyCookieJar(),
+                )
             try:
                 await self._run()
             finally:
@@ -56,6 +64,8 @@ class LoadRun(Monitors, RoundEvents, Joining, Audit, Figures):
                 for task in list(self.tasks):
                     task.cancel()
                 await asyncio.gather(*self.tasks, return_exceptions=True)
+                for session in self.apis.values():
+                    await session.close()
 
     async def _run(self) -> None:
         warm = await self._set_up()

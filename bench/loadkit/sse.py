@@ -170,7 +170,13 @@ class Listener:
             started = time.perf_counter()
             try:
                 await asyncio.wait_for(
-                    loop.create_connection(stream.itself, "127.0.0.1", run.server.port), run.args.request_timeout
+                    loop.create_connection(
+                        stream.itself,
+                        "127.0.0.1",
+                        run.server.port,
+                        local_addr=(self.player.address, 0) if self.player is not None else None,
+                    ),
+                    run.args.request_timeout,
                 )
                 self.stream = stream
                 status = await asyncio.wait_for(stream.opened, run.args.request_timeout)
