@@ -23,7 +23,7 @@ import subprocess
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,16 +37,21 @@ from flask.testing import FlaskClient
 from drills.cardbox import CardboxRow, write_cardbox
 from tests.processes import TirageServer, best_play, parse_time, tirage_command, wait_until
 from tests.test_faults import Browser
+from tests.test_live import run_async
 from tests.test_pages import csrf_token, text_of
 from tests.test_wall import join as join_wall
 from tests.test_wall import log_in, new_wall
 from trainer.core import accounts
+from trainer.core.clock import aware
 from trainer.core.database import db
 from trainer.duplicate.rounds import closes_at
 from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import Ruleset
+from trainer.games import service
+from trainer.games.models import Game
 from trainer.http.addresses import client_network
-from trainer.live.streams import Pace
+from trainer.live.asgi import TirageASGI
+from trainer.live.streams import RUSH_SECONDS, Pace, _Client
 
 PASSWORD = "password123"
 
@@ -277,6 +282,60 @@ def test_catch_up_bytes_are_paced_per_address() -> None:
     assert not pace.idle_full(now=2.0) and pace.idle_full(now=3.5)
 
 
+def test_catch_ups_make_way_for_plays_in_a_rounds_last_seconds(app: Flask, served: TirageASGI) -> None:
+    """Issue 26, item 4: plays come first. The event hub keeps each open round's deadline from the events it reads
+    (opened, time added, paused, resumed, closed); from :data:`RUSH_SECONDS` before it until the round closes, or
+    for a second after any play, every catch-up page is charged to the small rush budget too, after the address's
+    and the process's."""
+    with app.app_context():
+        director = accounts.create_director("dana", PASSWORD)
+        game = service.create_game(director, {"rules": "en", "round_seconds": 60})
+        game_id = game.id
+        service.start_game(game, "test")
+        round_ = service.current_round(game)
+        assert round_ is not None and round_.deadline is not None
+        deadline = aware(round_.deadline).timestamp()
+    hub, rush = served.hub, served.streams.rush
+    hub._fan_out(hub._read())
+    assert hub.deadlines == {game_id: deadline}
+    assert not rush.active(deadline - RUSH_SECONDS - 1)
+    assert rush.active(deadline - RUSH_SECONDS + 1) and rush.active(deadline + 1.0)  # closed 1.5 s after it
+    assert not rush.active(deadline + 2.0)
+
+    def then(action: Callable[[Game], object]) -> dict[int, float]:
+        with app.app_context():
+            found = db.session.get(Game, game_id)
+            assert found is not None
+            action(found)
+        hub._fan_out(hub._read())
+        return dict(hub.deadlines)
+
+    assert then(lambda g: service.extend(g, 30, "test")) == {game_id: deadline + 30}
+    assert then(lambda g: service.pause(g, "test")) == {}
+    assert game_id in then(lambda g: service.resume(g, "test"))
+    assert then(lambda g: service.close_round(game_id, g.round_number, "test", early=True)) == {}
+    assert not rush.active(deadline)
+
+    rush.play_seen(1000.0)  # a play reached the play path (a round this process never saw open)
+    assert rush.active(1000.5) and not rush.active(1001.5)
+
+    streams, page = served.streams, b"x" * 1000
+    sent: list[bytes] = []
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message["body"])
+
+    async def catch_up_page() -> float:
+        """One page sent to a client; what it took of the rush budget."""
+        before = streams._pace_in_rush.tokens
+        assert await streams._paced(_Client("192.0.2.7", send, asyncio.Event()), page)
+        return before - streams._pace_in_rush.tokens
+
+    assert run_async(catch_up_page()) == 0  # no rush: the rush budget is not touched
+    rush.play_seen(time.time())
+    assert run_async(catch_up_page()) == len(page) and sent == [page, page]
+
+
 # ---------------------------------------------------------------- a real server
 
 
@@ -402,6 +461,89 @@ async def _loop_on_catch_ups(base: str, game_id: int) -> tuple[int, float, str]:
         async with session.get(path) as answer:
             last = await answer.text()
     return got, seconds, last
+
+
+JAM_ADDRESSES = tuple(f"127.0.0.{n}" for n in range(11, 21))  # loopback addresses of their own (Linux takes any)
+
+
+def test_catch_ups_from_many_addresses_share_one_budget_and_plays_are_taken_meanwhile(
+    tmp_path: Path, lexicon_store: LexiconStore, en_rules: Ruleset, en_lexicon: Lexicon, fr_lexicon: Lexicon
+) -> None:
+    """From one address the jam held; from 50 loopback addresses, each with a budget of its own, the process sent up
+    to 26 GB of catch-ups in a 40 s round and plays sent in time were refused as late (issue 26, item 4). Every
+    address's catch-ups together now share the process's budget (here 200 KB/s after a 400 KB burst, while each
+    address alone may have 50 times that), and every play handed in meanwhile is taken."""
+    rate = 200_000
+    for running in _serve(
+        tmp_path,
+        lexicon_store.cache_dir,
+        TIRAGE_CATCH_UP_BYTES_PER_SECOND=str(50 * rate),
+        TIRAGE_CATCH_UP_BYTES_PER_SECOND_IN_ALL=str(rate),
+    ):
+        director = _director(running)
+        game = running.ok("POST", "/api/games", {"round_seconds": 120, "seed": 10**19 + 4242}, director, 201)
+        players = [
+            running.ok("POST", "/api/join", {"code": game["join_code"], "name": f"P{n}"}, status=201) for n in range(8)
+        ]
+        _inflate_event_log(running, game["id"], 5_000)
+        state = running.ok("POST", f"/api/games/{game['id']}/start", token=director)
+        top, _score, _low = best_play(state, en_rules, en_lexicon)
+        with ThreadPoolExecutor(1) as thread:
+            got, seconds, last, statuses = thread.submit(
+                asyncio.run, _jam_from_many_addresses(running.base_url, game["id"], players, top)
+            ).result()
+        assert got > 2 * rate, "the addresses asked for more than the process's burst"
+        assert got <= 2 * rate + rate * seconds + 100 * 1024, (got, seconds)  # a page of slack
+        assert statuses == [200] * len(players), statuses
+        assert last.count("event: joined") == 5_000 + len(players), "a catch-up still brings the whole log"
+
+
+async def _jam_from_many_addresses(
+    base: str, game_id: int, players: list[dict[str, Any]], move: str
+) -> tuple[int, float, str, list[int]]:
+    """Two clients on each of :data:`JAM_ADDRESSES` loop on catch-ups from 0 for 3 s while the players hand in a
+    play (from 127.0.0.1); the bytes the jam got, over how long, a last catch-up once it stopped, the plays'
+    statuses."""
+    path = f"{base}/api/games/{game_id}/events?last_event_id=0&timeout=0"
+    got = 0
+    started = time.monotonic()
+    stop_at = started + 3.0
+
+    async def loop(session: aiohttp.ClientSession) -> None:
+        nonlocal got
+        while time.monotonic() < stop_at:
+            async with session.get(path) as answer:
+                async for chunk in answer.content.iter_any():
+                    got += len(chunk)
+                    if time.monotonic() >= stop_at:
+                        return
+
+    async def play(session: aiohttp.ClientSession, player: dict[str, Any]) -> int:
+        await asyncio.sleep(1.0)  # into the jam
+        async with session.post(
+            f"{base}/api/games/{game_id}/rounds/1/plays",
+            json={"move": move},
+            headers={"Authorization": f"Bearer {player['token']}"},
+        ) as answer:
+            return answer.status
+
+    timeout = aiohttp.ClientTimeout(total=120)
+    sessions = [
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)), timeout=timeout)
+        for address in JAM_ADDRESSES
+    ]
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as honest:
+            jam = asyncio.gather(*(loop(session) for session in sessions for _ in range(2)))
+            statuses = await asyncio.gather(*(play(honest, p) for p in players))
+            await jam
+            seconds = time.monotonic() - started
+            async with honest.get(path) as answer:
+                last = await answer.text()
+    finally:
+        for session in sessions:
+            await session.close()
+    return got, seconds, last, statuses
 
 
 def _descendants(pid: int) -> set[int]:

@@ -78,11 +78,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         TIRAGE_LIVE_POLL=float(os.environ["TIRAGE_LIVE_POLL"]) if os.environ.get("TIRAGE_LIVE_POLL") else None,
         # Limits of `tirage serve` (trainer/live): how long a request body may take to arrive (default: 20 s, an
         # upload 300 s), event streams one address may hold (2,000) and the process holds in all (what its
-        # open-files limit allows), the bytes a second one address's catch-ups send (16 MB).
+        # open-files limit allows), the bytes a second one address's catch-ups send (16 MB), every address's together
+        # (32 MB), and every address's while plays come first, in a round's last seconds (2 MB).
         TIRAGE_BODY_SECONDS=_number("TIRAGE_BODY_SECONDS"),
         TIRAGE_STREAMS_PER_ADDRESS=_number("TIRAGE_STREAMS_PER_ADDRESS"),
         TIRAGE_STREAMS=_number("TIRAGE_STREAMS"),
         TIRAGE_CATCH_UP_BYTES_PER_SECOND=_number("TIRAGE_CATCH_UP_BYTES_PER_SECOND"),
+        TIRAGE_CATCH_UP_BYTES_PER_SECOND_IN_ALL=_number("TIRAGE_CATCH_UP_BYTES_PER_SECOND_IN_ALL"),
+        TIRAGE_CATCH_UP_BYTES_IN_RUSH=_number("TIRAGE_CATCH_UP_BYTES_IN_RUSH"),
         # Seconds a new deck's cards may take to work out in their own process (trainer.study.builder; 60).
         TIRAGE_DECK_BUILD_SECONDS=_number("TIRAGE_DECK_BUILD_SECONDS"),
         # The address join links and QR codes give phones (a proxy's, a fixed name): checked below.

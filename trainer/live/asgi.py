@@ -19,6 +19,7 @@ import contextlib
 import logging
 import re
 import threading
+import time
 
 from a2wsgi import WSGIMiddleware
 from flask import Flask
@@ -71,6 +72,7 @@ class TirageASGI:
                 await self.streams.serve(int(match[1]), scope, receive, send)
                 return
         if scope["type"] == "http" and scope["method"] == "POST" and PLAYS_PATH.fullmatch(scope["path"]):
+            self.streams.rush.play_seen(time.time())  # catch-ups make way while plays come in
             await self.desk.play(scope, receive, send)
             return
         if scope["type"] == "http" and scope["method"] == "GET" and MY_ROUND_PATH.fullmatch(scope["path"]):

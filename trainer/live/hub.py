@@ -22,11 +22,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import func, or_, select
 
+from ..core.clock import aware
 from ..core.database import db
 from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
@@ -44,6 +46,7 @@ QUEUE_LIMIT = 2000  # frames waiting for one client before it is dropped
 QUIET_KINDS = frozenset(present.PRIVATE_EVENTS)  # one per player: streams with ``quiet`` skip them
 RECENT_FRAMES = 10_000  # frames kept per game for catch-ups from memory (about 200 bytes each)
 RECENT_GAMES = 32  # games whose frames are kept: the most recently active
+DEADLINE_KINDS = frozenset({"round_started", "resumed", "extended", "paused", "round_closed", "finished"})
 log = logging.getLogger(__name__)
 
 
@@ -159,6 +162,9 @@ class EventHub:
         self.submissions_read: dict[int, int] = {}  # game -> the last submission event read (plays don't version)
         self.joined_read: dict[int, int] = {}  # game -> the last "joined" event read
         self.changes_read: dict[int, int] = {}  # game -> the last event read that versions it, joins left out
+        # game -> its open round's deadline (seconds since the epoch) as the events read say: the event streams make
+        # way for the play path in a round's last seconds (trainer.live.streams.Rush).
+        self.deadlines: dict[int, float] = {}
         self.figures = HubFigures()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -251,8 +257,8 @@ class EventHub:
         with self.app.app_context():
             return int(db.session.execute(select(func.max(Event.id))).scalar() or 0)
 
-    def _read(self) -> list[tuple[int, int, str, bytes]]:
-        """Events past the cursor and any gap still awaited, as (id, game, kind, frame)."""
+    def _read(self) -> list[tuple[int, int, str, bytes, dict[str, Any]]]:
+        """Events past the cursor and any gap still awaited, as (id, game, kind, frame, data)."""
         now = time.monotonic()
         for gap in [gap for gap, since in self.gaps.items() if now - since > GAP_SECONDS]:
             del self.gaps[gap]
@@ -268,7 +274,7 @@ class EventHub:
                 .limit(READ_LIMIT)
             )
             read = [
-                (row.id, row.game_id, row.kind, frame(present.event(row)).encode())  # type: ignore[arg-type]
+                (row.id, row.game_id, row.kind, frame(present.event(row)).encode(), row.data)  # type: ignore[arg-type]
                 for row in rows
             ]
         self.figures.reads += 1
@@ -312,9 +318,11 @@ class EventHub:
             self._dropped_logs.add(old)
         return log
 
-    def _fan_out(self, rows: list[tuple[int, int, str, bytes]]) -> None:
-        for event_id, game_id, kind, data in rows:
+    def _fan_out(self, rows: list[tuple[int, int, str, bytes, dict[str, Any]]]) -> None:
+        for event_id, game_id, kind, data, record in rows:
             self.figures.events += 1
+            if kind in DEADLINE_KINDS:
+                _note_deadline(self.deadlines, game_id, kind, record)
             self._log(game_id).add(event_id, kind, data)
             if kind not in UNVERSIONED_KINDS:
                 self.note_version(game_id, event_id)
@@ -361,3 +369,15 @@ class EventHub:
                 if client is not None:
                     with contextlib.suppress(Exception):
                         await client.aclose()
+
+
+def _note_deadline(deadlines: dict[int, float], game_id: int, kind: str, record: dict[str, Any]) -> None:
+    """What an event of :data:`DEADLINE_KINDS` says of its game's deadline: a round opened or resumed sets it, time
+    added moves it, a pause, a close or the game's end takes it away."""
+    if kind in ("round_started", "resumed") and isinstance(record.get("deadline"), str):
+        with contextlib.suppress(ValueError):
+            deadlines[game_id] = aware(datetime.fromisoformat(record["deadline"])).timestamp()
+    elif kind == "extended" and game_id in deadlines and isinstance(record.get("seconds"), int | float):
+        deadlines[game_id] += record["seconds"]
+    elif kind in ("paused", "round_closed", "finished"):
+        deadlines.pop(game_id, None)

@@ -9,6 +9,13 @@ What a stream costs is bounded, so that no client can take what a round's plays 
   wait their turn, holding no thread), and one address's catch-ups together send at most
   :data:`CATCH_UP_BYTES_PER_SECOND` after a burst of twice that (:class:`Pace`): a client reconnecting in a
   loop from 0 cannot keep the process busy sending a long log (the live events themselves are never slowed).
+* **A budget for the whole process too.** Attackers on many addresses each got their own budget: from 50
+  addresses the process sent up to 26 GB of catch-ups in a 40 s round and plays sent in time were stamped
+  late. At most :data:`CATCH_UPS_IN_ALL` catch-ups run at once, and together they send at most
+  :data:`CATCH_UP_BYTES_PER_SECOND_IN_ALL` (twice that at once). **Plays come first**: while a round of the
+  process is in its last :data:`RUSH_SECONDS` (until it closes) or plays are being handed in
+  (:class:`Rush`), catch-ups share only :data:`CATCH_UP_BYTES_IN_RUSH` a second, enough for phones that
+  reconnect after a moment away (a few frames each), not for whole logs.
 * **Open streams per address and in all.** One address may hold :data:`STREAMS_PER_ADDRESS` streams (a club
   behind one Wi-Fi router is one address), the process :func:`stream_limit` in all, so file descriptors
   remain for pages and plays; past either, a 429 or 503 with Retry-After.
@@ -22,7 +29,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import resource
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -33,6 +42,7 @@ from flask import Flask
 
 from ..core.database import DATABASE_DOWN, database_error_summary
 from ..core.errors import Refused
+from ..duplicate.rounds import SETTLE
 from ..games import draws
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.events import events_after, game_exists
@@ -51,6 +61,11 @@ CATCH_UP_PAGE = 500  # events read from the database, and sent, at a time
 CATCH_UP_THREADS = 2
 CATCH_UPS_PER_ADDRESS = 2  # catch-ups from the database one address runs at once
 CATCH_UP_BYTES_PER_SECOND = 16_000_000  # per address: 1,000 phones catching up on a 16 KB log take a second
+CATCH_UPS_IN_ALL = 16  # catch-ups one process runs at once, every address together (pages built wait in memory)
+CATCH_UP_BYTES_PER_SECOND_IN_ALL = 32_000_000  # every address together: two clubs' phones catching up at once
+CATCH_UP_BYTES_IN_RUSH = 2_000_000  # a second, every address together, while plays come first (a second's worth)
+RUSH_SECONDS = 5.0  # before a round's deadline, plays come first until it closes
+PLAY_RUSH_SECONDS = 1.0  # and for this long after any play reached the play path
 STREAMS_PER_ADDRESS = 2_000
 FILES_KEPT_FREE = 2_000  # file descriptors no stream may take: pages, plays, the database, logs
 STREAMS_AT_LEAST = 1_000
@@ -89,6 +104,26 @@ class Pace:
         return self.tokens + (now - self.stamp) * self.rate >= self.burst
 
 
+class Rush:
+    """Whether the play path comes first now: a round this process knows of is in its last :data:`RUSH_SECONDS`
+    or not yet closed after its deadline (the event hub's ``deadlines``, from the events it read), or a play
+    reached the play path within :data:`PLAY_RUSH_SECONDS` (a round whose opening this process did not read).
+    Times are seconds since the epoch (deadlines are the server's wall clock)."""
+
+    def __init__(self, deadlines: dict[int, float]) -> None:
+        self.deadlines = deadlines
+        self.last_play = -math.inf
+
+    def play_seen(self, now: float) -> None:
+        self.last_play = now
+
+    def active(self, now: float) -> bool:
+        if now - self.last_play < PLAY_RUSH_SECONDS:
+            return True
+        settle = SETTLE.total_seconds()
+        return any(deadline - RUSH_SECONDS <= now <= deadline + settle for deadline in self.deadlines.values())
+
+
 @dataclass(frozen=True)
 class _Client:
     """Whom a catch-up is sent to: their address (for its budget), the ASGI ``send``, whether they went away."""
@@ -119,6 +154,13 @@ class EventStreams:
         self.catch_ups = Workers("catch-up", CATCH_UP_THREADS)
         self.catch_up_rate = float(app.config.get("TIRAGE_CATCH_UP_BYTES_PER_SECOND") or CATCH_UP_BYTES_PER_SECOND)
         self._paces: dict[str, Pace] = {}
+        # The whole process's budget, every address together, and the smaller one while plays come first.
+        self.rush = Rush(hub.deadlines)
+        in_all = float(app.config.get("TIRAGE_CATCH_UP_BYTES_PER_SECOND_IN_ALL") or CATCH_UP_BYTES_PER_SECOND_IN_ALL)
+        in_rush = float(app.config.get("TIRAGE_CATCH_UP_BYTES_IN_RUSH") or CATCH_UP_BYTES_IN_RUSH)
+        self._pace_in_all = Pace.full(in_all, 0.0)
+        self._pace_in_rush = Pace(in_rush, in_rush, in_rush, 0.0)  # a second's worth at once: the rush is short
+        self._running_in_all = asyncio.Semaphore(CATCH_UPS_IN_ALL)
         self.open_by_address: Counter[str] = Counter()
         self._turns: dict[str, _Turn] = {}
         self._deadlines: dict[Stream, float] = {}
@@ -251,29 +293,36 @@ class EventStreams:
         return sent
 
     async def _paced(self, client: _Client, body: bytes) -> bool:
-        """Send a page of catch-up once the address's byte budget allows it; False if the client went away first
-        (its bytes go back to the budget)."""
-        now = asyncio.get_running_loop().time()
+        """Send a page of catch-up once the address's byte budget and the process's allow it, and, while the play
+        path comes first (:class:`Rush`), the rush's; False if the client went away first (its bytes go back to
+        the budgets)."""
+        loop, size = asyncio.get_running_loop(), len(body)
+        now = loop.time()
         pace = self._paces.get(client.address)
         if pace is None:
             pace = self._paces[client.address] = Pace.full(self.catch_up_rate, now)
-        wait = pace.wait_for(len(body), now)
-        if wait > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(client.gone.wait(), wait)
-        if client.gone.is_set():
-            pace.tokens += len(body)
+        taken = [pace, self._pace_in_all]
+        wait = max(budget.wait_for(size, now) for budget in taken)
+        if await _gone_within(client, wait):
+            _give_back(taken, size)
             return False
+        if self.rush.active(time.time()):  # taken after the other waits: a rush that began meanwhile counts
+            taken.append(self._pace_in_rush)
+            if await _gone_within(client, self._pace_in_rush.wait_for(size, loop.time())):
+                _give_back(taken, size)
+                return False
         await client.send({"type": "http.response.body", "body": body, "more_body": True})
         return True
 
     @contextlib.asynccontextmanager
     async def _turn(self, address: str) -> AsyncIterator[None]:
-        """Wait until this address runs fewer than :data:`CATCH_UPS_PER_ADDRESS` catch-ups from the database."""
+        """Wait until this address runs fewer than :data:`CATCH_UPS_PER_ADDRESS` catch-ups and the process fewer
+        than :data:`CATCH_UPS_IN_ALL` (the address's turn first: one address never waits on several of the
+        process's places at once)."""
         turn = self._turns.setdefault(address, _Turn())
         turn.wanting += 1
         try:
-            async with turn.running:
+            async with turn.running, self._running_in_all:
                 yield
         finally:
             turn.wanting -= 1
@@ -313,6 +362,19 @@ def _address(scope: Scope) -> str:
     the proxy)."""
     client: Any = scope.get("client")
     return client_network(str(client[0]) if client else None)
+
+
+async def _gone_within(client: _Client, wait: float) -> bool:
+    """Wait ``wait`` seconds, or less if the client goes away; whether it went away."""
+    if wait > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.gone.wait(), wait)
+    return client.gone.is_set()
+
+
+def _give_back(budgets: list[Pace], size: int) -> None:
+    for budget in budgets:
+        budget.tokens += size
 
 
 async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None]) -> None:
