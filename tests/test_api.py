@@ -33,7 +33,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from trainer.api.openapi import document
-from trainer.core.accounts import create_director
+from trainer.core.accounts import create_director, create_learner
 from trainer.duplicate.draw import reliquat_after
 from trainer.engine.board import Board, Move
 from trainer.engine.gcg import Placement, parse_gcg
@@ -833,6 +833,41 @@ def test_no_input_makes_a_500(api: Api) -> None:
     ]:
         code, answer = api.call("POST", "/api/games", settings, token=alice)
         assert code == 422 and field in answer["error"], (settings, answer)
+
+
+OUT_OF_RANGE = [2**31, 2**63]  # past PostgreSQL's INTEGER, past SQLite's 64 bits
+
+
+def test_every_id_in_a_body_is_checked_against_its_range(api: Api, app: Flask) -> None:
+    """Every documented body field set to numbers past an id's range, on real games, players, rulings and sessions,
+    with each kind of token (a director's, a player's, a learner's): a clear refusal, never an overflow (a 500)."""
+    with app.app_context():
+        create_learner("lea", PASSWORD)
+    alice = api.token()
+    lea = str(api.ok("POST", "/api/auth/learner-token", {"username": "lea", "password": PASSWORD})["token"])
+    archived = api.new_game(alice, reveal_seconds=None)
+    api.ok("POST", f"/api/games/{archived['id']}/start", token=alice)
+    api.ok("POST", f"/api/games/{archived['id']}/end", token=alice)
+    solo = api.ok("POST", "/api/practice", {"game": archived["id"]}, lea, status=201)["session"]["id"]
+    topping = api.ok("POST", "/api/topping", {"game": archived["id"]}, lea, status=201)["id"]
+    game = api.new_game(alice, reveal_seconds=None)
+    ann = api.join(game["join_code"], "Ann")
+    api.ok("POST", f"/api/games/{game['id']}/start", token=alice)
+    places = {"game_id": game["id"], "number": 1, "player_id": ann["player_id"], "ruling_id": 1, "code": "X"}
+    for template, item in SPEC["paths"].items():
+        for method, operation in item.items():
+            if "requestBody" not in operation:
+                continue
+            session = topping if template.startswith("/api/topping/") else solo
+            path = template.format(session_id=session, **places)
+            learners = template.startswith(("/api/practice", "/api/topping"))
+            for field in _junk_objects(operation)[0]:
+                for value in OUT_OF_RANGE:
+                    for token in [lea] if learners else [alice, ann["token"]]:  # Api.call: no 500, documented
+                        api.call(method.upper(), path, {field: value}, token)
+    # The one the issue names, with its message: no such game in the archive.
+    code, answer = api.call("POST", "/api/practice", {"game": 2**63}, lea)
+    assert code == 404 and "no game" in answer["error"], answer
 
 
 def test_the_openapi_document_is_valid_and_matches_the_routes(api: Api, app: Flask) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
+from ..core import ids
 from ..core.clock import iso, seconds_until, utcnow
 from ..core.errors import Refused
 from ..games import practice, solo
@@ -105,7 +106,7 @@ def new_practice() -> ResponseReturnValue:
     if not isinstance(timed, bool):
         raise Refused("bad_settings", "timed is true or false", field="timed")
     if "game" in data:
-        if not isinstance(data["game"], int) or isinstance(data["game"], bool):
+        if ids.game_id(data["game"]) is None:
             raise Refused("not_archived", f"there is no game {data['game']!r} in the archive")
         session = practice.from_archive(learner, data["game"], kind, timed)
     else:
@@ -130,7 +131,7 @@ def practice_answer(session_id: int) -> ResponseReturnValue:
     session = _solo(session_id)
     data = json_body()
     number = data.get("round", session.round_number)
-    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 2**31 - 1:
+    if ids.row_id(number) is None:
         raise Refused("round_not_started", f"round {number!r} has not started", round=str(number))
     solo.answer(session, number, data.get("play"))
     return jsonify(state(session))

@@ -32,6 +32,7 @@ from flask import Flask, current_app
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from ..core import ids
 from ..core.accounts import Learner
 from ..core.clock import utcnow
 from ..core.database import db
@@ -71,7 +72,8 @@ def from_archive(learner: Learner, game_id: object, kind: object, timed: bool = 
     ``draw_not_public``: docs/rules.md §6.4)."""
     if kind not in KINDS:
         raise _refused_kind(kind)
-    game = db.session.get(Game, game_id) if isinstance(game_id, int) else None
+    asked = ids.game_id(game_id)
+    game = db.session.get(Game, asked) if asked is not None else None
     if game is None or game.status != GameStatus.FINISHED or game.round_number == 0:
         raise Refused("not_archived", f"there is no game {game_id} in the archive (the archive keeps finished games)")
     if not draws.shown_to_outsiders(game):
@@ -285,7 +287,8 @@ def prepare_ahead(session: PracticeSession, number: int) -> None:
 
 def session_of(learner: Learner, session_id: object) -> PracticeSession:
     """The learner's session ``session_id``; another learner's is refused as if it did not exist."""
-    session = db.session.get(PracticeSession, session_id) if isinstance(session_id, int) else None
+    asked = ids.game_id(session_id)
+    session = db.session.get(PracticeSession, asked) if asked is not None else None
     if session is None or session.learner_id != learner.id:
         raise Refused("no_practice", f"you have no practice session {session_id}")
     return session

@@ -19,6 +19,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
+from ..core import ids
 from ..core.accounts import Learner
 from ..core.clock import utcnow
 from ..core.database import db
@@ -31,11 +32,10 @@ from ..engine.errors import EngineError
 from ..engine.notation import parse_move
 from ..engine.rules import Notation, ruleset
 from . import practice
-from .models import GAME_IDS, PracticeAttempt, PracticeRound, PracticeSession
+from .models import PracticeAttempt, PracticeRound, PracticeSession
 
 MAX_PLAY_LENGTH = 40
 PLAY, HINT = "play", "hint"  # PracticeAttempt.kind
-MAX_ROUND = 2**31 - 1  # a round number an INTEGER column holds
 
 
 # --- costs and making a session -------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def start(learner: Learner, game_id: object = None, settings: object = None, cos
     ``costs`` (checked before anything is made). Its rounds' time limit is the costs' ``limit_seconds``."""
     checked = read_costs(costs)
     if game_id is not None:
-        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 1 <= game_id < GAME_IDS[1]:
+        if ids.game_id(game_id) is None:
             raise Refused("not_archived", f"there is no game {game_id} in the archive")
         session = practice.from_archive(learner, game_id, practice.TOPPING)
     else:
@@ -241,9 +241,10 @@ def _open_round(session: PracticeSession, number: object, now: datetime) -> Prac
         raise Refused("wrong_kind", "this is solo practice, not a topping session")
     if session.status == practice.FINISHED:
         raise Refused("practice_over", "this practice session is over")
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_ROUND:
+    asked = ids.row_id(number)
+    if asked is None:
         raise Refused("bad_round", "the round is a whole number", field="round")
-    round_ = practice.round_of(session, number)
+    round_ = practice.round_of(session, asked)
     if round_.shown_at is None:
         raise Refused("round_not_started", f"round {number} has not started", round=number)
     if practice.expire(session, round_, now):

@@ -10,8 +10,10 @@ import re
 from flask import Flask
 from werkzeug.routing import IntegerConverter, Map
 
-MAX_ID = 2**31 - 1  # the largest id (and round number) an INTEGER column holds in PostgreSQL
-MAX_GAME_ID = 2**53 - 1  # games have random ids up to here (trainer.games.models.new_game_id)
+from ..core.ids import MAX_GAME_ID, MAX_ID
+
+__all__ = ["GAME_ID_DIGITS", "MAX_GAME_ID", "MAX_ID", "init_app", "posted_game_id", "posted_number"]
+
 GAME_ID_DIGITS = r"[1-9][0-9]{0,15}"  # a game id in a path, for the fast paths' patterns
 _DIGITS = re.compile(r"[0-9]{1,10}")
 
