@@ -13,11 +13,13 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.processes import WAIT, free_port, wait_until
+from tests.postgres import Server as PostgresServer
+from tests.processes import WAIT, TirageServer, free_port, tirage_command, wait_until
 from trainer.core.paths import SOURCE_ROOT, locate_instance
 from trainer.engine.lexicon import Lexicon, LexiconStore
 
@@ -100,3 +102,53 @@ def test_an_installed_package_uses_the_users_data_folder_and_tirage_instance_win
     monkeypatch.setenv("TIRAGE_INSTANCE", str(tmp_path / "chosen"))
     chosen = locate_instance(ROOT, home)
     assert (chosen.path, chosen.describe()) == (tmp_path / "chosen", "set by TIRAGE_INSTANCE")
+
+
+# ---------------------------------------------------------------- item 9: migrations under a lock
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A database with no table yet, as a club's first start finds it: the instance folder's SQLite file ("") or
+    a new PostgreSQL database (not the migrated template the ``app`` fixture copies)."""
+    if request.param == "sqlite":
+        yield ""
+        return
+    server: PostgresServer = request.getfixturevalue("postgres")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)
+
+
+def test_serve_and_director_create_started_together_on_a_new_instance_both_work(
+    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon, empty_database: str
+) -> None:
+    """``tirage serve`` and ``tirage director create`` started at once on a new instance both ran the migrations:
+    "table alembic_version already exists", and the server exited. Now each waits for the other's migrations
+    (a file lock beside the SQLite file, an advisory lock on PostgreSQL) and finds the schema made. Two
+    ``director create`` beside the server make the race certain without the lock."""
+    server = TirageServer(tmp_path, lexicon_store.cache_dir, env_extra={"DATABASE_URL": empty_database or None})
+    directors = [
+        subprocess.Popen(
+            [*tirage_command(), "director", "create", name, "--password", PASSWORD],
+            cwd=tmp_path,
+            env=server.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for name in ("alice", "bob")
+    ]
+    try:
+        server.start()  # fails with its log if it exits
+        for director in directors:
+            output, _ = director.communicate(timeout=WAIT)
+            assert director.returncode == 0, output.decode(errors="replace")
+        for name in ("alice", "bob"):
+            server.ok("POST", "/api/auth/token", {"username": name, "password": PASSWORD})
+    finally:
+        for director in directors:
+            if director.poll() is None:
+                director.kill()
+                director.communicate()
+        server.stop()

@@ -8,8 +8,11 @@ applications as they like, each with its own instance folder and database. Model
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import logging
 import os
 import sqlite3
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import flask_migrate
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import Column, DateTime, Dialect, Engine, Integer, MetaData, Table, TypeDecorator, event
+from sqlalchemy import Column, DateTime, Dialect, Engine, Integer, MetaData, Table, TypeDecorator, event, text
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, registry
 
@@ -86,12 +89,13 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
         return
     cursor = dbapi_connection.cursor()
     try:
+        # First: switching a new file to WAL needs it to itself, so a process starting beside another waits.
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode=WAL")
         # Commits write the log without syncing it; trainer.core.group_commit syncs it, once for every
         # commit waiting, before any of them returns (as durable as FULL, without one fsync each).
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     finally:
         cursor.close()
 
@@ -112,10 +116,70 @@ def init_app(app: Flask) -> None:
             private_sqlite_file(engine)
         # Brings the database (SQLite file or PostgreSQL) to the latest schema; a club's data
         # survives upgrades. Connects once, so the SQLite file exists (in WAL mode) from the start.
-        flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
+        with migration_lock(db.engine):
+            flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
         engine = db.engine
         if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
             group_commit.install(app, db.session.session_factory.class_, str(engine.url.database))
+
+
+# pg_advisory_lock's key for "migrations": any fixed 64-bit number no other program on the database uses.
+MIGRATION_LOCK_KEY = 0x7469726167650001  # "tirage" and 1
+MIGRATION_LOCK_SUFFIX = "-migrations.lock"  # beside the SQLite file: instance/tirage.sqlite-migrations.lock
+log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def migration_lock(engine: Engine) -> Iterator[None]:
+    """Hold the database's migration lock: one process at a time brings the schema up, the next finds it done.
+
+    ``tirage serve`` and ``tirage director create`` started together on a new database both created the
+    tables, and one failed ("table alembic_version already exists"). On PostgreSQL the lock is a session
+    advisory lock (other programs' transactions are not blocked); on SQLite an ``flock`` of a file beside the
+    database. Either is released when its process ends, even killed.
+    """
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            key = {"key": MIGRATION_LOCK_KEY}
+            if not connection.execute(text("SELECT pg_try_advisory_lock(:key)"), key).scalar():
+                log.info("waiting for another process to finish the database's migrations")
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), key)
+            connection.commit()  # the lock belongs to the session: no transaction left open while it is held
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), key)
+                connection.commit()
+        return
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield  # a database only this process sees
+        return
+    with _locked_file(database + MIGRATION_LOCK_SUFFIX):
+        yield
+
+
+@contextlib.contextmanager
+def _locked_file(path: str) -> Iterator[None]:
+    """An exclusive ``flock`` of ``path`` (made if missing). A folder no one may write in (a read-only mount)
+    holds no lock file, and no process can migrate a database there: go on without one."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        try:
+            fd = os.open(path, os.O_RDONLY)  # flock works on a file opened for reading
+        except OSError:
+            yield
+            return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.info("waiting for another process to finish the database's migrations")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def private_sqlite_file(engine: Engine) -> None:
