@@ -336,6 +336,16 @@ def test_import_errors(instance: Path, tmp_path: Path) -> None:
     assert "club2" not in run(instance, "lexicon", "list").stdout
 
 
+def test_a_lexicon_name_ending_in_a_newline_is_refused(instance: Path, tmp_path: Path) -> None:
+    """A name's check reads the whole name: ``$`` in a pattern also matches before a final newline."""
+    word_list = tmp_path / "words.txt"
+    word_list.write_text("train\n", "utf-8")
+    proc = run(instance, "lexicon", "import", "club\n", str(word_list), "--rules", "en")
+    assert proc.returncode != 0
+    assert "lexicon name 'club\\n'" in proc.stderr
+    assert "club" not in run(instance, "lexicon", "list").stdout
+
+
 def test_lexicon_build_reports_each_lexicon_and_refuses_unknown_ones(instance: Path) -> None:
     proc = run(instance, "lexicon", "build")
     assert proc.returncode == 0, proc.stderr

@@ -41,7 +41,7 @@ __all__ = ["Lexicon", "LexiconError", "LexiconStore", "build_imported", "normali
 
 GRAPH_VERSION = "2"
 STALE_SECONDS = 120.0  # a build whose progress has not moved for this long died with its process
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")  # the whole name (fullmatch: "$" also matches before a final "\n")
 CHECKSUM = ".sha256"
 log = logging.getLogger(__name__)
 
@@ -356,7 +356,7 @@ class LexiconStore:
         return len(words), [describe(line) for line in report.refused]
 
     def _check_name(self, name: str) -> None:
-        if not _NAME.match(name):
+        if not _NAME.fullmatch(name):
             raise LexiconError(f"lexicon name {name!r}: use 1-40 lower-case letters, digits, '-' or '_'", "bad_name")
         if name in wordlists.bundled():
             raise LexiconError(f"lexicon name {name!r} is taken by a bundled lexicon", "name_taken")
