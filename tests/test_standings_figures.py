@@ -127,3 +127,36 @@ def test_the_percentage_is_written_in_the_request_language() -> None:
         assert [language.format_percentage(v) for v in values] == ["98.75", "62.50", "100.00", "0.00", "112.50"]
     with plain.test_request_context("/?lang=fr"):
         assert [language.format_percentage(v) for v in values] == ["98,75", "62,50", "100,00", "0,00", "112,50"]
+
+
+def test_a_french_readers_csv_files_are_in_a_french_spreadsheets_convention(
+    client: FlaskClient, played: tuple[int, FlaskClient, FlaskClient, dict[str, int], int]
+) -> None:
+    """Issue 28 item 7 (docs/rules.md §6.20): a French spreadsheet reads ``99.38`` as text and takes ``,`` for the
+    decimal comma, so a French reader's downloads are ``;``-separated with decimal commas after a UTF-8 byte-order
+    mark; an English reader's are unchanged, and so is the API's file whatever the language."""
+    game_id, _bob, _cy, totals, top_total = played
+    client.set_cookie(language.LANG_COOKIE, "fr")
+    french = client.get(f"/director/games/{game_id}/export.csv").get_data()
+    assert french.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(french.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:5] == ["rank", "name", "total", "negatif", "percentage"]
+    assert rows[1][4] == "100,00"
+    assert {row[1]: row[4] for row in rows[2:]} == {
+        name: two_decimals(total, top_total).replace(".", ",") for name, total in totals.items()
+    }
+    sheet = client.get(f"/director/games/{game_id}/sheets/game.csv").get_data()
+    assert sheet.startswith("\ufeff".encode()) and sheet.decode("utf-8-sig").startswith("round;draw;top;")
+
+    api = client.get(f"/api/games/{game_id}/export.csv", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert not api.startswith("\ufeff") and api.splitlines()[1].split(",")[4] == "100.00"
+    client.set_cookie(language.LANG_COOKIE, "en")
+    english = client.get(f"/director/games/{game_id}/export.csv").get_data(as_text=True)
+    assert english == api
+
+    assert act(client, game_id, "end").get_json()["ok"]  # the archive's download, for anyone
+    reader = client.application.test_client()
+    assert reader.get(f"/archives/{game_id}/standings.csv").get_data(as_text=True) == api
+    reader.set_cookie(language.LANG_COOKIE, "fr")
+    assert reader.get(f"/archives/{game_id}/standings.csv").get_data() == french
+    assert f'href="/archives/{game_id}/standings.csv"' in reader.get(f"/archives/{game_id}").get_data(as_text=True)

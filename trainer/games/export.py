@@ -27,6 +27,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 
 from ..duplicate.imposed import round_list
 from ..duplicate.joker import JOKER, BlankFate
@@ -43,6 +45,31 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GCG_NICK = "Top"
 
 
+@dataclass(frozen=True)
+class CsvStyle:
+    """How a spreadsheet of the reader's language reads a CSV file: a French one takes ``,`` for the decimal
+    comma, so its cells are separated by ``;``, and it reads UTF-8 only after a byte-order mark."""
+
+    delimiter: str = ","
+    decimal: str = "."
+    bom: bool = False
+
+    def number(self, value: Decimal) -> str:
+        return f"{value:.2f}".replace(".", self.decimal)
+
+    def file(self, text: str) -> str:
+        return ("\ufeff" if self.bom else "") + text
+
+
+PLAIN_CSV = CsvStyle()  # the API's files: the same whatever the reader's language
+SPREADSHEET_CSV = {"fr": CsvStyle(delimiter=";", decimal=",", bom=True)}
+
+
+def csv_style(language: str | None) -> CsvStyle:
+    """The CSV convention of a page's downloads in ``language`` (docs/rules.md §6.20)."""
+    return SPREADSHEET_CSV.get(language or "", PLAIN_CSV)
+
+
 def _cell(text: str) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
@@ -57,14 +84,14 @@ def _lexicon_cells(game: Game) -> list[str]:
     return [game.lexicon, _cell(game.lexicon_edition or "")]
 
 
-def standings_csv(game: Game, results: GameResults) -> str:
+def standings_csv(game: Game, results: GameResults, style: CsvStyle = PLAIN_CSV) -> str:
     """Rank, name, total, négatif, percentage, tops, solos, warnings, penalty points, one column per round, then
     the game's lexicon and its edition.
 
-    The percentage is written with two decimals and a point, whatever the reader's language (98.75).
+    The percentage is written with two decimals and the style's decimal mark (98.75, or 98,75 in French).
     """
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, delimiter=style.delimiter)
     lexicon = _lexicon_cells(game)
     numbers = [r.number for r in results.rounds]
     writer.writerow(
@@ -89,7 +116,7 @@ def standings_csv(game: Game, results: GameResults) -> str:
             "(top)",
             results.top_total,
             0,
-            percentage(results.top_total, results.top_total),  # 100.00, or 0.00 before any round
+            style.number(percentage(results.top_total, results.top_total)),  # 100.00, or 0.00 before any round
             len(numbers),
             "",
             "",
@@ -105,7 +132,7 @@ def standings_csv(game: Game, results: GameResults) -> str:
                 _cell(s.player),
                 s.total,
                 s.negatif,
-                s.percentage,
+                style.number(s.percentage),
                 s.tops,
                 s.solos,
                 s.warnings,
@@ -114,19 +141,19 @@ def standings_csv(game: Game, results: GameResults) -> str:
                 *lexicon,
             ]
         )
-    return out.getvalue()
+    return style.file(out.getvalue())
 
 
-def game_sheet_csv(game: Game, rows: Sequence[SheetRound]) -> str:
+def game_sheet_csv(game: Game, rows: Sequence[SheetRound], style: CsvStyle = PLAIN_CSV) -> str:
     """The game sheet (trainer.games.sheets) as CSV: round, draw, top, score, running top total, finders, players,
     the game's lexicon and its edition."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, delimiter=style.delimiter)
     lexicon = _lexicon_cells(game)
     writer.writerow(["round", "draw", "top", "score", "top_total", "found_by", "players", "lexicon", "edition"])
     for r in rows:
         writer.writerow([r.number, _cell(r.draw), r.top, r.top_score, r.top_total, r.finders, r.players, *lexicon])
-    return out.getvalue()
+    return style.file(out.getvalue())
 
 
 def game_gcg(game: Game) -> str:

@@ -9,15 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from ..core.database import db
 from ..core.errors import Refused
 from ..engine.rules import ruleset_codes
-from ..games import archives
+from ..games import archives, export
+from ..games.models import Game
 from ..http.errors import status_of
-from .auth import directs, logged_in_learner
+from .auth import directs, logged_in_director, logged_in_learner
+from .common import spreadsheet_style
+from .competitions import held_back_notes
 
 bp = Blueprint("archives", __name__)
 
@@ -72,6 +76,20 @@ def index() -> ResponseReturnValue:
     return _page(archives.list_games(query), None, None)
 
 
+def _reader() -> int | None:
+    director = logged_in_director()
+    return director.id if director is not None else None
+
+
+def _held_back() -> tuple[int, list[tuple[Game, list[str]]]]:
+    """How many finished games are held back (docs/rules.md §6.4), and the reader's own among them (a director's,
+    logged in) with why: a director whose game is missing from the archive is told which game it waits for."""
+    games = archives.held_back_games()
+    reader = _reader()
+    own = [(game, held_back_notes(game, reader)) for game in games if reader is not None and game.director_id == reader]
+    return len(games), own
+
+
 def _page(page: archives.ArchivePage | None, error: str | None, field: object) -> str:
     links: dict[str, str] = {}
     if page is not None:
@@ -88,6 +106,7 @@ def _page(page: archives.ArchivePage | None, error: str | None, field: object) -
         error=error,
         error_field=field,
         choices=archives.choices(),
+        held_back=_held_back(),
         rulesets=ruleset_codes(),
         kinds=kind_labels(),
         asked=request.args,
@@ -107,7 +126,9 @@ def game(game_id: int) -> ResponseReturnValue:
             if error.code == "draw_not_public"
             else _("There is no such game in the archive: it keeps the games that are over.")
         )  # fmt: skip
-        return render_template("archives/missing.html", message=message), status_of(error)
+        held = db.session.get(Game, game_id) if error.code == "draw_not_public" else None
+        notes = held_back_notes(held, _reader()) if held is not None else []
+        return render_template("archives/missing.html", message=message, notes=notes), status_of(error)
     return render_template(
         "archives/game.html",
         record=record,
@@ -115,3 +136,17 @@ def game(game_id: int) -> ResponseReturnValue:
         own=directs(record.game),
         learner=logged_in_learner() is not None,
     )
+
+
+@bp.get("/archives/<game_id:game_id>/standings.csv")
+def standings_csv(game_id: int) -> ResponseReturnValue:
+    """The archived game's standings as CSV in the reader's spreadsheet convention (the API's file is the plain one)."""
+    try:
+        record = archives.archived_game(game_id)
+    except Refused:
+        abort(404)
+    response = Response(
+        export.standings_csv(record.game, record.results, spreadsheet_style()), content_type="text/csv; charset=utf-8"
+    )
+    response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game_id}.csv"'
+    return response

@@ -10,10 +10,12 @@ from urllib.parse import urlsplit
 import segno
 from flask import Response, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..core.database import db
 from ..core.errors import Refused
+from ..games.export import CsvStyle, csv_style
 from ..games.models import Game
 from ..http.errors import status_of
 from ..http.lan import is_loopback_host, lan_address, origin
@@ -111,3 +113,8 @@ def public_link(endpoint: str, **values: Any) -> str:
 def join_link(code: str) -> str:
     """The link a game's QR code and join box give: the join page with the game's code filled in."""
     return public_link("play.join", code=code)
+
+
+def spreadsheet_style() -> CsvStyle:
+    """The CSV convention of the reader's language, for a page's downloads (the API's files keep the plain one)."""
+    return csv_style(str(get_locale() or ""))

@@ -19,15 +19,26 @@ from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..duplicate.results import PlayerRound
 from ..duplicate.rounds import RoundStatus
-from ..games import export, service, topping
+from ..games import bulletins, competitions, export, service, topping
 from ..games.cache import game_results
 from ..games.display import game_view
 from ..games.edition import played_lexicon
-from ..games.models import Game
+from ..games.models import Game, Player, Submission
 from ..http.ids import posted_number
 from ..http.ratelimit import limited, refused_guess
+from ..http.rooms import room_label
 from .auth import director_required, game_of_director, log_in, log_out, logged_in_director
-from .common import action_done, flash_form_errors, join_link, public_link, qr_code, qr_inline, safe_next
+from .common import (
+    action_done,
+    flash_form_errors,
+    join_link,
+    public_link,
+    qr_code,
+    qr_inline,
+    safe_next,
+    spreadsheet_style,
+)
+from .competitions import held_back_notes
 from .forms import (
     RULING_KINDS,
     ActionForm,
@@ -126,15 +137,25 @@ def _console_context(game: Game) -> dict[str, object]:
         "ruling_kinds": RULING_KINDS,
         "join_url": join_link(game.join_code),
         "round_results": _round_results(game, view.reveal.number if view.reveal else None),
+        "round_bulletins": _round_bulletins(game, view.reveal.number if view.reveal else None),
+        "rulings": service.rulings_record(game),  # the whole game's, cancelled ones too (docs/rules.md §6.19)
         "closed_rounds": _closed_rounds(game),
         "imposed_differs": service.imposed_reliquat_differs(game, view.round) if view.reveal and view.round else None,
         "topping": topping.screen(game) if topping.is_topping(game) else None,  # docs/rules.md §6.26
+        "held_back": held_back_notes(game, game.director_id),  # why outsiders wait (docs/rules.md §6.4)
+        "room": room_label(label.number, label.name) if (label := competitions.room_label_of(game)) else None,
     }
 
 
 def _closed_rounds(game: Game) -> list[int]:
     """The numbers of the game's closed rounds: each has a page where its scores can be corrected."""
     return [r.number for r in game.rounds if r.status == RoundStatus.CLOSED]
+
+
+def _round_bulletins(game: Game, number: int | None) -> list[tuple[Player, Submission]]:
+    """The paper bulletins of closed round ``number``, declared ones marked, with who typed them in (§6.21)."""
+    round_ = next((r for r in game.rounds if r.number == number and r.status == RoundStatus.CLOSED), None)
+    return bulletins.entered(game, round_) if round_ is not None else []
 
 
 def _round_results(game: Game, number: int | None) -> list[tuple[int, PlayerRound]]:
@@ -276,6 +297,8 @@ def round_page(game_id: int, number: int) -> ResponseReturnValue:
         game=game,
         round=round_,
         round_results=_round_results(game, number),
+        round_bulletins=_round_bulletins(game, number),
+        rulings=service.rulings_record(game, number),
         closed_rounds=_closed_rounds(game),
         ruling_kinds=RULING_KINDS,
     )
@@ -387,7 +410,8 @@ def cancel_ruling(game_id: int, ruling_id: int) -> ResponseReturnValue:
 def download(game_id: int, kind: str) -> ResponseReturnValue:
     game = game_of_director(game_id)
     if kind == "csv":
-        text, content_type = export.standings_csv(game, service.results(game)), "text/csv; charset=utf-8"
+        text = export.standings_csv(game, service.results(game), spreadsheet_style())
+        content_type = "text/csv; charset=utf-8"
     else:
         text, content_type = export.game_gcg(game), "application/x-gcg; charset=utf-8"
     response = Response(text, content_type=content_type)

@@ -10,12 +10,13 @@ from flask import Blueprint, Response, abort, render_template
 from flask.typing import ResponseReturnValue
 
 from ..duplicate.rounds import GameStatus
-from ..games import export, record
+from ..games import export, record, service
 from ..games.cache import game_results
 from ..games.edition import played_lexicon
 from ..games.models import Game
 from ..games.sheets import game_sheet
 from .auth import director_required, game_of_director
+from .common import spreadsheet_style
 
 bp = Blueprint("sheets", __name__, url_prefix="/director/games/<game_id:game_id>/sheets")
 
@@ -28,6 +29,7 @@ def _context(game: Game) -> dict[str, object]:
         "results": results,
         "provisional": game.status != GameStatus.FINISHED,
         "rounds": game_sheet(game, results),
+        "rulings": service.rulings_record(game),  # every ruling, cancelled ones too (docs/rules.md §6.19)
     }
 
 
@@ -57,7 +59,8 @@ def game_sheet_page(game_id: int) -> ResponseReturnValue:
 def game_sheet_csv(game_id: int) -> ResponseReturnValue:
     game = game_of_director(game_id)
     response = Response(
-        export.game_sheet_csv(game, game_sheet(game, game_results(game))), content_type="text/csv; charset=utf-8"
+        export.game_sheet_csv(game, game_sheet(game, game_results(game)), spreadsheet_style()),
+        content_type="text/csv; charset=utf-8",
     )
     response.headers["Content-Disposition"] = f'attachment; filename="tirage-game-{game.id}-rounds.csv"'
     return response
@@ -80,6 +83,7 @@ def player_sheet(game_id: int, player_id: int) -> ResponseReturnValue:
     player = next((p for p in game.players if p.id == player_id), None)
     if player is None:
         abort(404)
+    context = {**_context(game), "rulings": service.rulings_record(game, player_id=player.id)}
     return render_template(
-        "sheets/player.html", **_context(game), player=player, record=record.my_record(game, player, inside=True)
+        "sheets/player.html", **context, player=player, record=record.my_record(game, player, inside=True)
     )
