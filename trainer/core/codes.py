@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import string
 from typing import Any
 
 from sqlalchemy import select
@@ -57,9 +58,18 @@ def typed_code(code: object) -> str:
     return code.strip().upper()[: 2 * JOIN_CODE_LENGTH] if isinstance(code, str) else ""
 
 
+PLAYER_TOKEN_LENGTH = 32  # 24 bytes in URL-safe base64
+TOKEN_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")
+
+
 def new_token() -> str:
     """A player's token: 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+def is_player_token(text: str) -> bool:
+    """Whether ``text`` has the shape of :func:`new_token`'s tokens (a director's signed token has not)."""
+    return len(text) == PLAYER_TOKEN_LENGTH and all(ch in TOKEN_ALPHABET for ch in text)
 
 
 def hash_token(token: str) -> str:

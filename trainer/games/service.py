@@ -500,6 +500,9 @@ class PendingPlay:
     score_as_placed: int
     received_at: datetime
     entered_by: str | None = None  # a paper bulletin: the arbiter who typed it in (trainer.games.bulletins)
+    # The hash of the token the play came with (the live play path, which knows players from memory): the play is
+    # refused unless the player still holds it, so a phone taken over by a rejoin stops at once (§6.16).
+    token_hash: str | None = None
 
 
 def round_playing(game: Game, number: int) -> RoundPlaying:
@@ -548,17 +551,40 @@ def _taken(round_id: int, received_at: datetime) -> bool:
     return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
 
 
+def _token_holders(player_ids: set[int]) -> dict[int, str]:
+    """The token hash of each of these players still in their game (a removed player is not there)."""
+    rows = db.session.execute(select(Player.id, Player.token_hash).where(Player.id.in_(player_ids)))
+    return {row.id: row.token_hash for row in rows}
+
+
+def _no_longer_playing(play: PendingPlay, holders: dict[int, str]) -> Refused | None:
+    """Why ``play`` is not the player's any more: they were removed, or their place was taken over by another
+    phone since the token was read (docs/rules.md §6.16); None when it still is."""
+    held = holders.get(play.player_id)
+    if held is None:
+        return Refused("player_removed", "the director removed this player from the game")
+    if play.token_hash is not None and play.token_hash != held:
+        return Refused("taken_over", "this place was taken over by another phone: the new phone plays now")
+    return None
+
+
 def store_plays(plays: Sequence[PendingPlay]) -> list[AcceptedPlay | Refused]:
     """Write ``plays`` in one transaction, each with its ``submission`` event; for each, what it became.
 
     A play received before its round's deadline (or while the round was paused) is taken, any other is
-    refused as late. One transaction for a burst of plays costs one commit (and on SQLite one fsync)
+    refused as late; a play of a player removed since, or handed in with a token its player no longer holds,
+    is refused (401) and never written. One transaction for a burst of plays costs one commit (and on SQLite one fsync)
     instead of one each, which is what lets one process keep up with a room's last seconds. Committed
     before it returns: nobody is told a play is taken before it is on disk.
     """
     outcome: list[AcceptedPlay | Refused] = [_round_closed(play.playing.number) for play in plays]
+    holders = _token_holders({play.player_id for play in plays})
     by_round: dict[int, list[int]] = {}
     for index, play in enumerate(plays):
+        gone = _no_longer_playing(play, holders)
+        if gone is not None:  # never written: a removed player's row is gone, and its play would fail the others'
+            outcome[index] = gone
+            continue
         by_round.setdefault(play.playing.round_id, []).append(index)
     submissions: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []

@@ -30,7 +30,8 @@ RETRY_AFTER_SECONDS = 5
 _BAD_REQUEST = ("not_json_object", "nul_in_text", "bad_text", "bad_event_id", "bad_seconds_arg", "bad_quiet",
                 "bad_filter", "bad_kind", "bad_settings")  # fmt: skip
 _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_required", "bad_player_token",
-                 "wrong_credentials", "learner_token_required")  # fmt: skip
+                 "wrong_credentials", "learner_token_required",
+                 "player_removed", "taken_over")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
               "assistant_cannot_direct",
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip

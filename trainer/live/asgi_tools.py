@@ -66,6 +66,11 @@ class Kept(Generic[K, V]):
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
 
+    def drop_where(self, unwanted: Callable[[V], bool]) -> None:
+        """Forget every entry whose value is ``unwanted`` (rare: a look at each entry)."""
+        for key in [key for key, value in self._entries.items() if unwanted(value)]:
+            del self._entries[key]
+
 
 class BuiltOnce(Generic[K, T]):
     """What a worker thread builds for a whole room once per key (a version of a game) while every other

@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,7 +34,7 @@ from ..core.database import db
 from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.draws import DRAW_SHARED
-from ..games.models import Event
+from ..games.models import Event, Player
 from ..http.sse import frame
 from .asgi_tools import Workers
 
@@ -46,6 +47,7 @@ QUEUE_LIMIT = 2000  # frames waiting for one client before it is dropped
 QUIET_KINDS = frozenset(present.PRIVATE_EVENTS)  # one per player: streams with ``quiet`` skip them
 RECENT_FRAMES = 10_000  # frames kept per game for catch-ups from memory (about 200 bytes each)
 RECENT_GAMES = 32  # games whose frames are kept: the most recently active
+TOKEN_ENDING_KINDS = frozenset({"removed", "rejoined"})  # a player's token stops working (docs/rules.md §6.16)
 DEADLINE_KINDS = frozenset({"round_started", "resumed", "extended", "paused", "round_closed", "finished"})
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,7 @@ class Stream:
     game_id: int
     quiet: bool
     outsider: bool = False  # neither the game's director nor a player: ends when another game takes the draw
+    token_hash: str | None = None  # the player token it was opened with: it ends when that token stops working
     queue: asyncio.Queue[tuple[int, bytes] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
     def offer(self, event_id: int, data: bytes) -> bool:
@@ -165,11 +168,15 @@ class EventHub:
         # game -> its open round's deadline (seconds since the epoch) as the events read say: the event streams make
         # way for the play path in a round's last seconds (trainer.live.streams.Rush).
         self.deadlines: dict[int, float] = {}
+        # Called as watcher(game_id, player_id) when a player's token stops working (removed, or their place taken
+        # over by a rejoin), before the event reaches any stream: what this process keeps of them is forgotten.
+        self.player_watchers: list[Callable[[int, int], None]] = []
         self.figures = HubFigures()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Callable[[int], None] | None = None
+        self._chores: set[asyncio.Task[None]] = set()
         self._database_lost = False
 
     # ------------------------------------------------------------ life
@@ -205,8 +212,8 @@ class EventHub:
 
     # ------------------------------------------------------------ streams
 
-    def subscribe(self, game_id: int, quiet: bool, outsider: bool = False) -> Stream:
-        stream = Stream(game_id, quiet, outsider)
+    def subscribe(self, game_id: int, quiet: bool, outsider: bool = False, token_hash: str | None = None) -> Stream:
+        stream = Stream(game_id, quiet, outsider, token_hash)
         self.streams.setdefault(game_id, set()).add(stream)
         if not quiet:
             self.loud.setdefault(game_id, set()).add(stream)
@@ -323,6 +330,12 @@ class EventHub:
             self.figures.events += 1
             if kind in DEADLINE_KINDS:
                 _note_deadline(self.deadlines, game_id, kind, record)
+            if kind in TOKEN_ENDING_KINDS and isinstance(record.get("player"), int):
+                for watcher in self.player_watchers:
+                    watcher(game_id, record["player"])
+                self._later(
+                    self._end_revoked_streams(game_id, "taken_over" if kind == "rejoined" else "player_removed")
+                )
             self._log(game_id).add(event_id, kind, data)
             if kind not in UNVERSIONED_KINDS:
                 self.note_version(game_id, event_id)
@@ -343,6 +356,35 @@ class EventHub:
                     self.figures.dropped += 1
                     self.unsubscribe(stream)
                     stream.close()
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._chores.add(task)  # kept until done (the loop holds tasks only weakly)
+        task.add_done_callback(self._chores.discard)
+
+    async def _end_revoked_streams(self, game_id: int, reason: str) -> None:
+        """After a removal or a rejoin: each stream of the game opened with a player token no player holds now is
+        told why (a ``revoked`` event, which the phone page shows: "This place was taken over by another phone")
+        and ends. The database says which tokens are still held: the new phone's stream may be open already."""
+        opened_with = {stream: stream.token_hash for stream in self.streams.get(game_id, ()) if stream.token_hash}
+        if not opened_with:
+            return
+        try:
+            held = await self.reads.run(self._held_tokens, set(opened_with.values()))
+        except Exception as error:  # the database is away: the stream goes on; its plays are refused all the same
+            log.warning("event hub cannot check the streams of game %s (%s)", game_id, type(error).__name__)
+            return
+        told = f"event: revoked\ndata: {json.dumps({'reason': reason})}\n\n".encode()
+        for stream, token_hash in opened_with.items():
+            if token_hash not in held:
+                stream.offer(0, told)
+                stream.close()
+
+    def _held_tokens(self, token_hashes: set[str]) -> set[str]:
+        with self.app.app_context():
+            return set(
+                db.session.execute(select(Player.token_hash).where(Player.token_hash.in_(token_hashes))).scalars()
+            )
 
     async def _listen_redis(self, url: str) -> None:
         """Wake on every message of the channel; reconnect after a Redis restart."""

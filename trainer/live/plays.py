@@ -6,14 +6,18 @@ commit of its own), so one process answered about 110 plays a second and the que
 seconds. Here ``POST /api/games/<id>/rounds/<n>/plays`` is taken where the request arrives:
 
 * the player behind a token and the round's rack and board are read from the database once and
-  kept (neither changes: a token is a player's for good, a round's rack and board are fixed when it
-  opens);
+  kept (a round's rack and board are fixed when it opens; a token is its player's until the director
+  removes them or a rejoin takes their place over: the event hub of every process reads the ``removed``
+  or ``rejoined`` event and the token is forgotten, and meanwhile the writer refuses a play whose player
+  no longer holds its token);
 * the play is judged in the event loop (the engine takes about 50 µs) and counted against the
   player's submit limit (the views' own counter); a play the engine refuses is answered 422 with
   its reason, as the view does;
 * one writer thread writes every play waiting at that moment in one transaction
   (:func:`trainer.games.service.store_plays`: the same rules, deadline check and events as the
-  view), so a burst costs one commit and one fsync, and each play is answered once it is on disk.
+  view), so a burst costs one commit and one fsync, and each play is answered once it is on disk. One
+  bad play never fails another: a batch that meets an error (other than the database being away) is
+  written again play by play, so only the play at fault is refused.
 
 Anything else unusual (no token or an unknown one, a body that is not a plain play, a round not
 running, a limit reached) is handed to the Flask view unchanged, so those refusals are the view's
@@ -116,6 +120,8 @@ class PlayDesk:
         # threads (event-stream catch-ups, pages) never delays a play past its deadline.
         self.reads = Workers("play-read", READ_THREADS)
         self.players: Kept[str, KnownPlayer] = Kept(PLAYERS_KEPT)  # by token hash
+        self.forgotten = 0  # players forgotten so far (removed, or taken over): a read begun before is not kept
+        hub.player_watchers.append(self.forget_player)
         self._rooms_read: dict[int, float] = {}  # game -> when all its players were last read
         self.rounds: Kept[tuple[int, int], RoundPlaying] = Kept(ROUNDS_KEPT)
         self.reveals: BuiltOnce[tuple[int, int, int], dict[int, bytes]] = BuiltOnce(REVEALS_KEPT, "reveal answers")
@@ -170,18 +176,21 @@ class PlayDesk:
             await self._answer(send, status_of(refused), {"error": str(refused)})
             return
         future: asyncio.Future[AcceptedPlay] = asyncio.get_running_loop().create_future()
-        self._queue.put((PendingPlay(playing, player.id, player.name, text, score, received_at), future))
+        pending = PendingPlay(playing, player.id, player.name, text, score, received_at, token_hash=hash_token(token))
+        self._queue.put((pending, future))
         self.counts.taken += 1
         try:
             accepted = await future
-        except Refused as late:
-            await self._answer(send, status_of(late), {"error": str(late)})
+        except Refused as refused_now:  # late, or the player removed or taken over since the token was read
+            status = status_of(refused_now)
+            challenge = {"WWW-Authenticate": 'Bearer realm="tirage"'} if status == 401 else None
+            await self._answer(send, status, {"error": str(refused_now)}, challenge)
             return
         except (OperationalError, InterfaceError) as error:
             log.warning("database unavailable for POST %s: %s", scope["path"], database_error_summary(error))
             await self._answer(send, 503, {"error": DATABASE_UNAVAILABLE}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
             return
-        except Exception:  # logged by the writer; nothing of the batch was stored, and the player may try again
+        except Exception:  # logged by the writer; this play was not stored, and the player may try again
             await self._answer(send, 503, {"error": NOT_STORED}, {"Retry-After": str(RETRY_AFTER_SECONDS)})
             return
         self.stored_in[game_id] = self.stored_in.get(game_id, 0) + 1
@@ -214,11 +223,21 @@ class PlayDesk:
         token_hash = hash_token(token)
         player = self.players.get(token_hash)
         if player is None:
+            forgotten = self.forgotten
             found = await read_in_thread(self.reads, self._find_players, token_hash, game_id) or {}
+            if self.forgotten != forgotten:  # a player was forgotten during the read: it may have read them still
+                return None  # the view answers, from the database
             for known_hash, known in found.items():
                 self.players.put(known_hash, known)
             player = found.get(token_hash)
         return player if player is not None and player.game_id == game_id else None
+
+    def forget_player(self, game_id: int, player_id: int) -> None:
+        """The player was removed, or their place taken over by a new phone (the event hub read it): forget every
+        token of theirs, so the next request with one is read again (and refused) instead of taken from memory."""
+        self.forgotten += 1
+        self.players.drop_where(lambda known: known.id == player_id)
+        self._rooms_read.pop(game_id, None)  # the room's next read takes the new phone's token too
 
     async def _round(self, game_id: int, number: int) -> RoundPlaying | None:
         if number > MAX_ID:
@@ -339,24 +358,39 @@ class PlayDesk:
                 return
 
     def _write(self, batch: list[tuple[PendingPlay, asyncio.Future[AcceptedPlay]]]) -> None:
-        outcomes: list[AcceptedPlay | BaseException]
-        try:
-            with self.app.app_context():
-                try:
-                    outcomes = list(service.store_plays([play for play, _future in batch]))
-                except BaseException as error:
-                    db.session.rollback()
-                    recover_from(error)
-                    raise
-        except Exception as error:  # nothing of the batch was written: every play gets the error
-            if not isinstance(error, OperationalError | InterfaceError):
-                log.exception("writing %d plays failed", len(batch))
-            outcomes = [error] * len(batch)
+        outcomes = self.write([play for play, _future in batch])
         self.counts.batches += 1
         self.counts.largest_batch = max(self.counts.largest_batch, len(batch))
         futures = [future for _play, future in batch]
         loop = futures[0].get_loop()
         loop.call_soon_threadsafe(_settle, futures, outcomes)
+
+    def write(self, plays: list[PendingPlay]) -> list[AcceptedPlay | BaseException]:
+        """Write ``plays`` in one transaction; what each became (taken, refused, or the error it met). In the
+        writer thread.
+
+        One bad play never fails another: when the batch meets an error, it is written again play by play, so only
+        the play at fault gets it. A database that is away (its connection lost, a read-only disk) fails every play
+        at once: writing each again would only wait for it as many times."""
+        try:
+            return list(self._store(plays))
+        except (OperationalError, InterfaceError) as away:
+            return [away] * len(plays)
+        except Exception as error:
+            if len(plays) == 1:
+                log.exception("writing a play failed")
+                return [error]
+            log.warning("writing %d plays failed (%s); writing them one by one", len(plays), type(error).__name__)
+        return [outcome for play in plays for outcome in self.write([play])]
+
+    def _store(self, plays: list[PendingPlay]) -> list[AcceptedPlay | Refused]:
+        with self.app.app_context():
+            try:
+                return service.store_plays(plays)
+            except BaseException as error:
+                db.session.rollback()
+                recover_from(error)
+                raise
 
 
 def _ids(path: re.Pattern[str], scope: Scope) -> tuple[int, int]:

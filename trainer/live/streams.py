@@ -40,6 +40,7 @@ from urllib.parse import parse_qs
 
 from flask import Flask
 
+from ..core.codes import hash_token, is_player_token
 from ..core.database import DATABASE_DOWN, database_error_summary
 from ..core.errors import Refused
 from ..duplicate.rounds import SETTLE
@@ -188,7 +189,8 @@ class EventStreams:
             after = resume_from(headers.get("last-event-id"), query.get("last_event_id"))
             timeout = seconds_arg("timeout", query.get("timeout"))
             quiet = quiet_arg(query.get("quiet"))
-            viewer = await self.catch_ups.run(draws.viewer, self.flask, game_id, self._asker(game_id, headers))
+            asker = self._asker(game_id, headers)
+            viewer = await self.catch_ups.run(draws.viewer, self.flask, game_id, asker)
             if viewer is None:
                 raise Refused("draw_not_public", DRAW_NOT_PUBLIC)
         except Refused as error:
@@ -209,7 +211,7 @@ class EventStreams:
         self.open_by_address[address] += 1
         # Subscribed before the catch-up read, so nothing falls between; an outsider's stream ends when another
         # game takes this game's draw (games.draws).
-        stream = self.hub.subscribe(game_id, quiet, outsider=viewer == "outside")
+        stream = self.hub.subscribe(game_id, quiet, outsider=viewer == "outside", token_hash=_player_token_hash(asker))
         self._deadlines[stream] = asyncio.get_running_loop().time() + timeout
         gone = asyncio.Event()  # the client went away: its catch-up stops (uvicorn drops what is sent after)
 
@@ -355,6 +357,13 @@ DRAW_NOT_PUBLIC = (
     "this game shares its draw with another game still being played: its rounds are shown to others once every game"
     " of the draw has closed them"
 )
+
+
+def _player_token_hash(asker: draws.Asker) -> str | None:
+    """The hash of the player token a stream is opened with (the page's, or a bearer token of a player's shape), so
+    that the stream ends when the token stops working (trainer.live.hub)."""
+    token = asker.player_token or (asker.bearer if asker.bearer and is_player_token(asker.bearer) else None)
+    return hash_token(token) if token else None
 
 
 def _address(scope: Scope) -> str:

@@ -119,6 +119,8 @@ def _game_messages() -> dict[str, Say]:
         ),
         "already_started": lambda p: _("The game has already started."),
         "wrong_game": lambda p: _("You joined another game, not this one."),
+        "player_removed": lambda p: _("The director removed you from this game."),
+        "taken_over": lambda p: _("This place was taken over by another phone."),
         "move_missing": lambda p: _("Write your play first, like %(example)s.", example=p.get("example", "8D")),
         "round_not_started": lambda p: _("Round %(round)s has not started yet.", round=p.get("round", "")),
         "round_closed": lambda p: _("Round %(round)s is closed: your play came too late.", round=p.get("round", "")),

@@ -16,6 +16,10 @@
 // data-live-part="name" replaces the content of the page's [data-live-part-target="name"] (the
 // phone keeps its clock, rack and play line in a bar stuck to the top of the screen).
 //
+// A phone whose place was taken over by another (a rejoin) or whose player was removed is told so on its stream
+// (a "revoked" event, data {"reason": "taken_over" | "player_removed"}): the page shows its
+// [data-revoked="<reason>"] notice, hides the play form and stops listening and refreshing.
+//
 // Events the page's other scripts can listen to, on the region: "tirage:refreshed" after each new
 // fragment, "tirage:tick" (detail: whole seconds left) each time the running clock shows a new second.
 "use strict";
@@ -49,6 +53,7 @@
   let streamTimer = null;
   let streamLost = false;
   let refreshLost = false;
+  let revoked = false;
 
   const backoff = (failures) => Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
 
@@ -110,6 +115,7 @@
   }
 
   async function refresh() {
+    if (revoked) return;
     if (fetching) { again = true; return; }
     if (typing()) { deferred = true; return; }
     clearTimeout(refreshTimer);
@@ -159,6 +165,7 @@
   }
 
   function connect() {
+    if (revoked) return;
     clearTimeout(streamTimer);
     streamTimer = null;
     if (source) source.close();
@@ -184,6 +191,11 @@
       if (opened.readyState === EventSource.CLOSED) reconnectLater();
     });
     opened.addEventListener("heartbeat", heard);
+    opened.addEventListener("revoked", function (event) {
+      let reason = "";
+      try { reason = JSON.parse(event.data).reason; } catch (error) { /* shown as taken over below */ }
+      revoke(reason);
+    });
     for (const kind of KINDS) {
       opened.addEventListener(kind, function (event) {
         heard();
@@ -201,8 +213,27 @@
     }
   }
 
+  // This phone plays no more: say why, and stop.
+  function revoke(reason) {
+    revoked = true;
+    if (source) source.close();
+    clearTimeout(streamTimer);
+    clearTimeout(refreshTimer);
+    streamLost = refreshLost = false;
+    showLost();
+    const notice = document.querySelector(`[data-revoked="${reason}"]`) ||
+      document.querySelector('[data-revoked="taken_over"]');
+    if (notice) {
+      notice.hidden = false;
+      notice.scrollIntoView({ block: "nearest" });
+    }
+    const playForm = document.getElementById("play-form");
+    if (playForm) playForm.hidden = true;
+  }
+
   // A stream that has said nothing for two heartbeats is dead, whatever the browser thinks of it.
   function watch() {
+    if (revoked) return;
     if (performance.now() - lastHeard > SILENCE_MS) {
       streamLost = true;
       showLost();
