@@ -1,6 +1,7 @@
 """Attacks on a real ``tirage serve``, and what honest players and the director see meanwhile. Prints, never asserts.
 
-    python bench/attack.py [--players 300] [--attackers 50] [--scenario all|jam|slow|opening] [--json] ...
+    python bench/attack.py [--players 300] [--attackers 50] [--scenario all|jam|jam-many|slow|opening|poisoned]
+                           [--repeat 1] [--json] ...
 
 The server runs as ``bench/load.py`` runs it (``loadkit``: a subprocess on loopback, a temporary instance
 folder, SQLite, the word graphs copied from ``--lexicon-cache``). A director creates one game (rounds of
@@ -17,6 +18,10 @@ client) with ``POST /api/games/<id>/rounds/<n>/plays`` at a random moment before
   the deadline those were sent), their latency, the server's arrival stamp (``received_at`` of the answer)
   minus the moment the play was sent; the catch-ups served and the events in each; after the close, every
   accepted play must be in the round's results (``GET /api/games/<id>/rounds/<n>``), else it is *lost*.
+* **jam-many**: the same jam, each of the ``--attackers`` clients from a source address of its own, taken in turn
+  from ``--jam-addresses`` (50: 127.0.2.1-127.0.2.50), so no per-address budget of the server applies to them
+  together; only the server's own budget for every address (issue 26: from 50 addresses, 61 of 300 plays sent in
+  time were refused as late).
 * **slow**: the same, while ``--slow-bodies`` clients post the join form (``POST /join`` with ``Content-Length:
   100000``, under the form's limit) one byte a second, each opened again once answered, and ``--idle``
   connections send nothing or half a request line, each opened again when the server closes it. They are
@@ -27,21 +32,29 @@ client) with ``POST /api/games/<id>/rounds/<n>/plays`` at a random moment before
   opening), is started by its director ``--opening-at`` seconds before the deadline of the main game's round,
   whose honest plays leave 0.3-10 s before its deadline. Figures: the main game's play latency for the plays
   sent within 2 s of B's start, and how long B's start took (its answer; the state's ``status`` "playing").
+* **poisoned** (last: it removes players): ``--removed`` more players join; once the round is open each hands in a
+  play (so the play path knows them) and the director removes them (``DELETE /api/games/<id>/players/<p>``); then
+  each sends ``--removed-plays`` plays in the honest players' window (0.3-3 s before the deadline), in the same
+  write batches as theirs. Figures: the honest plays refused (target 0: one bad play never fails another) and
+  what the removed players' plays were answered.
 
-In **jam** and **slow**, ``GET /join``, ``GET /`` and the director's ``GET /api/games/<id>`` are asked in turn
-every ``--probe-every`` seconds over a browser's few kept-alive connections (their latency; the target is the
-slow scenario's). The attack traffic runs in a process of its own (``loadkit.attackers``), so the client that
+``--repeat N`` plays each chosen scenario N rounds, a fresh attack each (one join flood for all); the table ends
+with a summary of each scenario over its rounds.
+
+In **jam**, **jam-many** and **slow**, ``GET /join``, ``GET /`` and the director's ``GET /api/games/<id>`` are asked
+in turn every ``--probe-every`` seconds over a browser's few kept-alive connections (their latency; the target is
+the slow scenario's). The attack traffic runs in a process of its own (``loadkit.attackers``), so the client that
 measures keeps its event loop free, at niceness ``--attacker-nice`` (10: a remote attacker's CPU would not be the
 server's; 0 lets it take the server's CPU too). Each attack has its own loopback source address, as a remote
 attacker would: idle connections from 127.0.0.2 and 127.0.0.3 (half each, under the per-address cap), slow bodies
-from 127.0.0.4, the cap probe from 127.0.0.9; players, pages, director and catch-ups from 127.0.0.1. Latency runs
-from sending to the whole answer, on the players' kept-alive or new connections (the table counts the new ones).
-The server's defences are its environment: ``--head-seconds`` (``TIRAGE_HEAD_SECONDS``), ``--body-seconds``,
-``--connections-per-address``, ``--streams-per-address``; server defaults unless given. CPU: the server, the
-attacker process, the client and the whole machine, from a round's opening to its close; the table adds a NOTE
-when other processes used more than a quarter of a core. Memory: the sum of VmHWM over the server's processes,
-over every scenario. The targets are shown met or MISSED; the exit status is 1 only when the run itself could not
-finish.
+from 127.0.0.4, the cap probe from 127.0.0.9, the many-address jam from 127.0.2.1 on; players, pages, director and
+the one-address jam's catch-ups from 127.0.0.1. Latency runs from sending to the whole answer, on the players'
+kept-alive or new connections (the table counts the new ones). The server's defences are its environment:
+``--head-seconds`` (``TIRAGE_HEAD_SECONDS``), ``--body-seconds``, ``--connections-per-address``,
+``--streams-per-address``; server defaults unless given. CPU: the server, the attacker process, the client and the
+whole machine, from a round's opening to its close; the table adds a NOTE when other processes used more than a
+quarter of a core. Memory: the sum of VmHWM over the server's processes, over every scenario. The targets are shown
+met or MISSED; the exit status is 1 only when the run itself could not finish.
 """
 
 from __future__ import annotations
@@ -76,7 +89,7 @@ from trainer.http.body import BODY_SECONDS  # noqa: E402
 from trainer.live.connections import CONNECTIONS_PER_ADDRESS, HEAD_SECONDS  # noqa: E402
 from trainer.live.streams import STREAMS_PER_ADDRESS  # noqa: E402
 
-SCENARIOS = ("jam", "slow", "opening")
+SCENARIOS = ("jam", "jam-many", "slow", "opening", "poisoned")  # poisoned last: it removes players
 SERVER_ENV = {  # argument -> the server's environment variable
     "head_seconds": "TIRAGE_HEAD_SECONDS",
     "body_seconds": "TIRAGE_BODY_SECONDS",
@@ -90,6 +103,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=300, help="honest players, one play each a round")
     parser.add_argument("--attackers", type=int, default=50, help="clients looping on the whole-log catch-up")
     parser.add_argument("--scenario", choices=("all", *SCENARIOS), default="all")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of each scenario (a fresh attack each)")
+    parser.add_argument(
+        "--jam-addresses", type=int, default=50, help="source addresses of the many-address jam (127.0.2.1 on)"
+    )
+    parser.add_argument("--removed", type=int, default=5, help="players removed in the poisoned scenario")
+    parser.add_argument(
+        "--removed-plays", type=int, default=29, help="plays each removed player sends in the last seconds"
+    )
     parser.add_argument("--flood", type=int, default=5000, help="players of the join flood before the rounds")
     parser.add_argument("--flood-concurrency", type=int, default=300)
     parser.add_argument("--flood-seconds", type=float, default=180.0, help="the join flood stops after this")
@@ -121,11 +142,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (instance, server log)")
     args = parser.parse_args(argv)
-    args.scenarios = SCENARIOS if args.scenario == "all" else (args.scenario,)
+    chosen = SCENARIOS if args.scenario == "all" else (args.scenario,)
+    args.scenarios = tuple(name for name in chosen for _ in range(args.repeat))  # one round each
     args.settle_seconds = SETTLE.total_seconds()
     args.connections_cap = args.connections_per_address or CONNECTIONS_PER_ADDRESS
     args.lexicon_cache_given = args.lexicon_cache is not None
     args.lexicon_cache = args.lexicon_cache or ROOT / "instance" / "cache"
+    if not 1 <= args.jam_addresses <= 254 or args.repeat < 1:
+        parser.error("--jam-addresses must be from 1 to 254, --repeat at least 1")
     if not 10 <= args.round_seconds <= 3600:
         parser.error("--round-seconds must be from 10 to 3600")
     if args.players < 1 or args.round_seconds < args.opening_at + 4:
@@ -193,7 +217,7 @@ def run(args: argparse.Namespace, folder: Path) -> tuple[dict[str, Any], ServerP
         "server_env": {v: env.get(v, "default") for v in SERVER_ENV.values()},
         "flood": siege.figures["flood"],
         "joins": siege.figures["joins"],
-        "scenarios": {s.name: scenario_figures(s) for s in siege.scenarios if s.audit},
+        "scenarios": {s.label: scenario_figures(s) for s in siege.scenarios if s.audit},
         "server": {
             "peak_rss_mb": sum(server.hwm.values()) / 1024,
             "peak_rss_sampled_mb": max(siege.rss_kb, server.rss_peak_kb) / 1024,

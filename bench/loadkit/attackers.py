@@ -26,7 +26,7 @@ class AttackPlan:
     port: int
     game_id: int
     catch_ups: int = 0  # clients looping on the whole-log catch-up
-    catch_up_address: str = "127.0.0.1"
+    catch_up_addresses: tuple[str, ...] = ("127.0.0.1",)  # their sources, in turn (one budget each on the server)
     idle: int = 0  # connections that send nothing, or half a request line, reopened when closed
     idle_addresses: tuple[str, ...] = ("127.0.0.2",)
     slow: int = 0  # clients sending a body one byte a second
@@ -91,12 +91,14 @@ class Attack:
     async def main(self) -> None:
         plan = self.plan
         tasks: list[asyncio.Task[None]] = []
-        session = None
-        if plan.catch_ups:
-            connector = aiohttp.TCPConnector(limit=plan.catch_ups, local_addr=(plan.catch_up_address, 0))
-            session = aiohttp.ClientSession(
-                connector=connector, timeout=aiohttp.ClientTimeout(total=60), auto_decompress=False
+        sessions = [  # one a source address: a connector binds one
+            aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=plan.catch_ups, local_addr=(address, 0)),
+                timeout=aiohttp.ClientTimeout(total=60),
+                auto_decompress=False,
             )
+            for address in (plan.catch_up_addresses if plan.catch_ups else ())
+        ]
         for index in range(plan.idle):
             address = plan.idle_addresses[index % len(plan.idle_addresses)]
             tasks.append(asyncio.create_task(self._hold(address, HALF_LINE if index % 2 else b"")))
@@ -107,8 +109,7 @@ class Attack:
         while self.tally.held < plan.idle and time.monotonic() - started < 60:
             await asyncio.sleep(0.1)
         self.pipe.send(("ready", {"held": self.tally.held, "seconds": time.monotonic() - started}))
-        if session is not None:
-            tasks += [asyncio.create_task(self._catch_up(session)) for _ in range(plan.catch_ups)]
+        tasks += [asyncio.create_task(self._catch_up(sessions[i % len(sessions)])) for i in range(plan.catch_ups)]
         while not self.pipe.poll():
             await asyncio.sleep(0.05)
         self.pipe.recv()
@@ -119,7 +120,7 @@ class Attack:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if session is not None:
+        for session in sessions:
             await session.close()
         usage = resource.getrusage(resource.RUSAGE_SELF)
         figures: dict[str, Any] = dict(self.tally.__dict__)

@@ -30,6 +30,7 @@ from .stats import ms, spread
 
 CLOSE_WAIT = 120.0  # seconds after its deadline a round must be seen closed by, else the run stops
 IDLE_ADDRESSES = ("127.0.0.2", "127.0.0.3")  # the idle connections' sources (each address has its own cap)
+JAMS = ("jam", "jam-many")  # the whole-log catch-up loops: from 127.0.0.1, or each from an address of its own
 CAP_ADDRESS = "127.0.0.9"  # the connection cap's probe
 
 
@@ -57,8 +58,9 @@ class Play:
 class Scenario:
     """One round under one attack, and what was measured in it."""
 
-    name: str
+    name: str  # its kind: jam, jam-many, slow, opening, poisoned
     number: int
+    label: str = ""  # the name, numbered when a scenario is played several rounds
     opened: float = math.nan  # the director's start (or next) answered in
     opened_wall: float = math.nan  # when it was sent
     deadline: float = math.nan
@@ -79,6 +81,11 @@ class Scenario:
     attacker_cpu: float = 0.0  # the attacker process's share of a core, over the same time
     connections: int = 0  # opened by the players' session in the round
     seconds: float = 0.0
+
+
+def jam_addresses(count: int) -> tuple[str, ...]:
+    """The many-address jam's sources: 127.0.2.1 onwards (Linux answers for all of 127.0.0.0/8)."""
+    return tuple(f"127.0.2.{n}" for n in range(1, count + 1))
 
 
 def process_cpu(pid: int | None) -> float:
@@ -144,7 +151,7 @@ class Siege:
         background = [asyncio.create_task(self._lag_probe()), asyncio.create_task(self._sampler())]
         try:
             await self._set_up()
-            if {"jam", "slow"} & set(self.args.scenarios):
+            if {*JAMS, "slow"} & set(self.args.scenarios):
                 await self._flood()
             await self._join_honest()
             for name in self.args.scenarios:
@@ -272,7 +279,8 @@ class Siege:
 
     async def _scenario(self, name: str, number: int) -> None:
         args = self.args
-        scenario = Scenario(name, number)
+        rounds_of_it = sum(1 for s in self.scenarios if s.name == name) + 1
+        scenario = Scenario(name, number, f"{name} #{rounds_of_it}" if args.repeat > 1 else name)
         self.scenarios.append(scenario)
         began = time.perf_counter()
         other: dict[str, Any] | None = None
@@ -281,11 +289,13 @@ class Siege:
             other = await self.ok("/api/games", self._settings(seed, 1), expect=201)
             scenario.extra.update(b_game=other["id"], b_seed=seed, b_rack_expected=rack)
         attacker = None
-        if name in ("jam", "slow"):
+        removed = await self._join_removed(scenario) if name == "poisoned" else []
+        if name in (*JAMS, "slow"):
             plan = AttackPlan(
                 self.server.port,
                 self.game_id,
                 catch_ups=args.attackers,
+                catch_up_addresses=jam_addresses(args.jam_addresses) if name == "jam-many" else ("127.0.0.1",),
                 idle=args.idle if name == "slow" else 0,
                 idle_addresses=IDLE_ADDRESSES,
                 slow=args.slow_bodies if name == "slow" else 0,
@@ -293,7 +303,7 @@ class Siege:
             )
             attacker = await self._start_attack(plan, scenario)
         self.server.rss_peak_kb = 0
-        probes = asyncio.create_task(self._probe_pages(scenario)) if name in ("jam", "slow") else None
+        probes = asyncio.create_task(self._probe_pages(scenario)) if name in (*JAMS, "slow") else None
         try:
             cpu, client, wall, connections = self.server.cpu_seconds(), client_cpu(), time.time(), self.connections
             busy, total = machine_cpu()
@@ -317,6 +327,8 @@ class Siege:
             ]
             if other is not None:
                 tasks.append(asyncio.create_task(self._open_other(other["id"], scenario)))
+            if removed:
+                tasks += await self._poison(scenario, removed, plays, window)
             await asyncio.sleep(max(0.0, scenario.deadline + self.args.settle_seconds - time.time()))
             while True:
                 status, answer, _ = await self.call(
@@ -349,6 +361,45 @@ class Siege:
         scenario.rss_mb = self.server.rss_peak_kb / 1024
         self.rss_kb = max(self.rss_kb, self.server.rss_peak_kb)
         scenario.seconds = time.perf_counter() - began
+
+    async def _join_removed(self, scenario: Scenario) -> list[Honest]:
+        """``--removed`` more players, who will be removed once the round is open (poisoned)."""
+        removed = [Honest(i, f"removed {scenario.number}.{i}") for i in range(1, self.args.removed + 1)]
+        for player in removed:
+            status, answer, _ = await self.call(
+                "players", "POST", "/api/join", {"code": self.code, "name": player.name}
+            )
+            if status != 201:
+                raise RuntimeError(f"a player to remove could not join: HTTP {status}: {answer}")
+            player.token, player.player_id = answer["token"], answer["player_id"]
+        return removed
+
+    async def _poison(
+        self, scenario: Scenario, removed: list[Honest], plays: list[str], window: tuple[float, float]
+    ) -> list[asyncio.Task[None]]:
+        """Each player to remove hands in a play (the play path now knows them), is removed by the director, then
+        sends ``--removed-plays`` plays in the honest players' window: in the same seconds, the same write batches."""
+        path = f"/api/games/{self.game_id}/rounds/{scenario.number}/plays"
+        first: list[int] = []
+        for player in removed:
+            status, _, _ = await self.call("players", "POST", path, {"move": self.rng.choice(plays)}, player.token)
+            first.append(status)
+        for player in removed:
+            await self.ok(f"/api/games/{self.game_id}/players/{player.player_id}", method="DELETE", expect=204)
+        answers: list[tuple[int, str]] = []
+        scenario.extra.update(removed=len(removed), removed_first=first, removed_answers=answers)
+
+        async def keep_playing(player: Honest, before: float) -> None:
+            await asyncio.sleep(max(0.0, scenario.deadline - before - time.time()))
+            status, answer, _ = await self.call("players", "POST", path, {"move": self.rng.choice(plays)}, player.token)
+            code = str(answer.get("error", "")) if isinstance(answer, dict) else str(answer)
+            answers.append((status, code[:80]))
+
+        return [
+            asyncio.create_task(keep_playing(player, self.rng.uniform(*window)))
+            for player in removed
+            for _ in range(self.args.removed_plays)
+        ]
 
     async def _start_attack(
         self, plan: AttackPlan, scenario: Scenario

@@ -27,6 +27,7 @@ def scenario_figures(s: Scenario) -> dict[str, Any]:
     plays = s.plays
     answered = [p for p in plays if p.status]
     fig: dict[str, Any] = {
+        "kind": s.name,
         "round": s.number,
         "rack": s.rack,
         "legal_plays": s.legal,
@@ -105,6 +106,16 @@ def scenario_figures(s: Scenario) -> dict[str, Any]:
             "bytes_sent": spread([float(a[3]) for a in answers]),
             "connect_errors": attack.get("slow_errors", 0),
         }
+    if "removed" in s.extra:
+        answers = s.extra["removed_answers"]
+        fig["poisoned"] = {
+            "removed": s.extra["removed"],
+            "first_plays": _count(s.extra["removed_first"]),
+            "plays": len(answers),
+            "statuses": _count([status for status, _ in answers]),
+            "codes": _count([code for _, code in answers if code]),
+            "honest_refused": sum(1 for p in plays if p.status != 200),
+        }
     for key in ("large_body_status", "large_body_seconds", "cap", "cap_kept", "cap_closed", "cap_open_seconds"):
         if key in s.extra:
             fig.setdefault("defences", {})[key] = s.extra[key]
@@ -124,6 +135,32 @@ def scenario_figures(s: Scenario) -> dict[str, Any]:
             "plays_outside_window": spread(outside),
         }
     return fig
+
+
+def _summaries(fig: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """One row for each scenario played several rounds (``--repeat``): in how many rounds every play was taken and
+    the play latency's p99 met, and the spread of those p99s."""
+    players, rows = fig["players"], []
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for s in fig["scenarios"].values():
+        kinds.setdefault(s["kind"], []).append(s)
+    for kind, rounds in kinds.items():
+        if len(rounds) < 2:
+            continue
+        all_taken = sum(1 for s in rounds if s["plays"]["accepted"] == players)
+        p99s = sorted(s["plays"]["latency"]["p99"] for s in rounds)
+        fast = sum(1 for p99 in p99s if p99 <= PLAY_P99)
+        late = sum(s["plays"]["refused_late_sent_before_deadline"] for s in rounds)
+        rows.append(
+            (
+                f"{kind}, {len(rounds)} rounds",
+                f"every play accepted in {all_taken} of {len(rounds)} rounds ({late} sent in time refused as late in "
+                f"all); play p99 {ms(p99s[0])} to {ms(p99s[-1])} (median {ms(p99s[len(p99s) // 2])}), "
+                f"≤ {ms(PLAY_P99)} in {fast} of {len(rounds)}",
+                f"{len(rounds)} of {len(rounds)}: {_met(all_taken == fast == len(rounds))}",
+            )
+        )
+    return rows
 
 
 def _bursts(moments: list[float], gap: float = 2.0) -> list[tuple[float, float, int]]:
@@ -170,9 +207,9 @@ def table(fig: dict[str, Any]) -> str:
         )
     rows.append(("honest players", f"{joins['joined']} joined; join {_dist(joins)}", ""))
     players = fig["players"]
-    for name, s in fig["scenarios"].items():
-        p = s["plays"]
-        tag = f"{name}:"
+    for label, s in fig["scenarios"].items():
+        name, p = s["kind"], s["plays"]
+        tag = f"{label}:"
         rows.append(
             (
                 f"{tag} round",
@@ -232,6 +269,20 @@ def table(fig: dict[str, Any]) -> str:
                 f"{players} of {players}: {_met(accepted_all)}",
             )
         )
+        if "poisoned" in s:
+            q = s["poisoned"]
+            rows.append(
+                (
+                    f"{tag} removed players",
+                    f"{q['removed']} removed after a first play each (statuses {q['first_plays']}); their "
+                    f"{q['plays']} plays in the honest window answered {q['statuses']}"
+                    f"{'; ' + str(q['codes']) if q['codes'] else ''}",
+                    "",
+                )
+            )
+            rows.append(
+                (f"{tag} honest plays refused", str(q["honest_refused"]), f"0: {_met(q['honest_refused'] == 0)}")
+            )
         if name == "opening":
             o = s["opening"]
             inside = o["plays_in_window"]
@@ -306,6 +357,7 @@ def table(fig: dict[str, Any]) -> str:
         )
         if s["other_cores_busy"] > DISTURBED_CORES:
             rows.append((f"{tag} NOTE", "other processes used the machine during the round: figures disturbed", ""))
+    rows += _summaries(fig)
     server = fig["server"]
     rows.append(
         (
