@@ -1,13 +1,17 @@
-"""A club's word list loaded from the browser (docs/rules.md §2.4): the report before anything is kept, the build in a
-process of its own with its progress, the lexicon offered once built, and every bad file refused with a message
-that says what is wrong, leaving nothing half-built."""
+"""A club's word list loaded from the browser (docs/rules.md §2.4): the upload stored as it arrives and read in a
+process of its own, the report before anything is kept, the build in a process of its own with its progress, the
+lexicon offered once built, and every bad file refused with a message that says what is wrong, leaving nothing
+half-built."""
 
 from __future__ import annotations
 
 import gzip
 import io
 import itertools
+import json
+import os
 import time
+import tracemalloc
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -16,10 +20,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from trainer.core import accounts
+from trainer.core import accounts, lexicon_uploads
 from trainer.core.lexicons import lexicon_store
 from trainer.engine.lexicon import STALE_SECONDS, LexiconStore
-from trainer.engine.wordlist import MAX_WORDS
+from trainer.engine.rules import ruleset
+from trainer.engine.wordlist import MAX_TEXT_BYTES, MAX_WORDS, WordListError, read_word_list
 
 from .test_pages import GAME_FORM, act, csrf_token, log_in, new_game, text_of
 
@@ -65,6 +70,26 @@ def upload(client: FlaskClient, data: bytes, filename: str = "club.txt", **field
     return client.post(UPLOAD, data=form, content_type="multipart/form-data")
 
 
+def wait_for_report(client: FlaskClient, report_path: str, seconds: float = 90.0) -> Any:
+    """The upload's page once the reader process is done with it: its report, or the lexicons page with the reason
+    the file cannot be a list."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = client.get(report_path + "/status").get_json()["status"]
+        if status not in ("receiving", "queued", "reading"):
+            return client.get(report_path)
+        time.sleep(0.1)
+    raise AssertionError(f"{report_path} still {status} after {seconds} s")
+
+
+def upload_and_read(client: FlaskClient, data: bytes, filename: str = "club.txt", **fields: str) -> Any:
+    """The upload's answer when it is refused at once (the form), else its page once read."""
+    answer = upload(client, data, filename, **fields)
+    if answer.status_code != 303:
+        return answer
+    return wait_for_report(client, answer.headers["Location"])
+
+
 def pending_files(app: Flask) -> list[Path]:
     folder = Path(app.instance_path) / "lexicons" / "pending"
     return sorted(folder.iterdir()) if folder.is_dir() else []
@@ -96,7 +121,7 @@ def test_a_list_is_reported_accepted_built_and_offered(app: Flask, client: Flask
     with app.app_context():
         assert "club" not in lexicon_store().catalogue()
 
-    page = text_of(client.get(report_path).get_data(as_text=True))
+    page = text_of(wait_for_report(client, report_path).get_data(as_text=True))
     assert "1,000 words · 4 lines left out · 1 word repeated (counted once)" in page
     twos = sorted(w for w in expected_words if len(w) == 2)
     assert f"The {len(twos)} two-letter words {' '.join(twos)}" in page
@@ -227,7 +252,7 @@ def test_bad_uploads_are_refused_with_a_message_and_leave_nothing(
     message: str,
 ) -> None:
     log_in(client)
-    answer = upload(client, data, filename, **fields)
+    answer = upload_and_read(client, data, filename, **fields)
     assert answer.status_code == status
     assert message in text_of(answer.get_data(as_text=True))
     assert pending_files(app) == []
@@ -269,6 +294,7 @@ def test_an_upload_cut_off_leaves_nothing(app: Flask, client: FlaskClient, direc
 def test_another_director_cannot_read_or_accept_an_upload(app: Flask, client: FlaskClient, director: str) -> None:
     log_in(client)
     report_path = upload(client, TWOS_AND_MORE).headers["Location"]
+    wait_for_report(client, report_path)
     other = app.test_client()
     log_in(other, "bruno")
     page = other.get(report_path, follow_redirects=True)
@@ -285,10 +311,9 @@ def test_another_director_cannot_read_or_accept_an_upload(app: Flask, client: Fl
 def test_the_report_and_refusals_speak_french(app: Flask, client: FlaskClient, director: str) -> None:
     log_in(client)
     client.get("/director/lexicons/?lang=fr")  # the language chosen on a page is kept
-    answer = upload(client, b"train\nsalut\n")
+    answer = upload_and_read(client, b"train\nsalut\n")
     assert "La liste n’a aucun mot de deux lettres" in text_of(answer.get_data(as_text=True))
-    report_path = upload(client, b"aa\nqi\nr2d2\n").headers["Location"]
-    page = text_of(client.get(report_path).get_data(as_text=True))
+    page = text_of(upload_and_read(client, b"aa\nqi\nr2d2\n").get_data(as_text=True))
     assert "Les 2 mots de deux lettres AA QI" in page
     assert "« 2 » n’est pas une lettre des jetons" in page
 
@@ -331,3 +356,118 @@ def test_a_game_whose_lexicon_is_gone_cannot_start(app: Flask, client: FlaskClie
         "Make a new game with another one."
     )
     assert "lobby" in text_of(client.get(f"/director/games/{game_id}").get_data(as_text=True)).lower()
+
+
+def test_the_upload_is_stored_and_read_in_a_process_of_its_own(app: Flask, client: FlaskClient, director: str) -> None:
+    """The request stores the file a chunk at a time and answers: a list of 300,000 words costs the serving process
+    a few megabytes, not the hundreds its reading takes; the reader process reads it and the report page follows."""
+    log_in(client)
+    data = many_words(300_000)
+    client.get("/director/lexicons/")  # the form's token, taken before the memory is watched
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        answer = upload(client, data, "big.txt.gz")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer.status_code == 303
+    # The test client holds the request's body (about 3 times the file) while it is sent; the reading would hold
+    # the 300,000 words several times over.
+    assert peak < 6 * len(data) + 8 * 1024 * 1024, f"{peak / 1e6:.1f} MB"
+    page = text_of(wait_for_report(client, answer.headers["Location"]).get_data(as_text=True))
+    assert "300,001 words · 0 lines left out" in page
+    token = answer.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        record = lexicon_uploads.pending(lexicon_store(), token, "alice")
+    assert record["reader"] != os.getpid()  # read by the reader process
+
+
+def test_a_director_has_at_most_three_lists_waiting(app: Flask, client: FlaskClient, director: str) -> None:
+    """An upload stored, being read or waiting for its answer counts (docs/rules.md §2.4); a fourth is refused with a
+    message, another director's count is their own, and a list discarded frees its place."""
+    log_in(client)
+    reports = [upload(client, TWOS_AND_MORE, name=f"club{n}").headers["Location"] for n in range(3)]
+    answer = upload(client, TWOS_AND_MORE, name="club3")
+    assert answer.status_code == 409
+    page = text_of(answer.get_data(as_text=True))
+    assert "You have 3 word lists waiting already, the most at once: accept or discard one first." in page
+    assert "Your lists waiting" in page and "club0 (club.txt):" in page  # the page lists them, to answer one
+    other = app.test_client()
+    log_in(other, "bruno")
+    assert upload(other, TWOS_AND_MORE, name="bruno0").status_code == 303
+    wait_for_report(client, reports[0])
+    client.post(reports[0] + "/discard", data={"csrf_token": csrf_token(client, reports[0])})
+    assert upload(client, TWOS_AND_MORE, name="club3").status_code == 303
+    client.get("/director/lexicons/?lang=fr")
+    french = upload(client, TWOS_AND_MORE, name="club4")
+    assert french.status_code == 409
+    assert "Vous avez déjà 3 listes de mots en attente, le maximum à la fois" in text_of(french.get_data(as_text=True))
+
+
+def test_an_upload_left_for_a_day_is_forgotten_and_its_files_deleted(
+    app: Flask, client: FlaskClient, director: str
+) -> None:
+    log_in(client)
+    report_path = upload(client, TWOS_AND_MORE).headers["Location"]
+    wait_for_report(client, report_path)
+    token = report_path.rsplit("/", 1)[1]
+    assert [path.name for path in pending_files(app)] == [f"{token}.json", f"{token}.txt.gz"]
+    with app.app_context():
+        store = lexicon_store()
+        arrived = lexicon_uploads.pending(store, token, "alice")["at"]
+        assert lexicon_uploads.expire(store, now=arrived + 23 * 3600) == []
+        assert len(lexicon_uploads.waiting_uploads(store, "alice", now=arrived + 23 * 3600)) == 1
+        assert lexicon_uploads.expire(store, now=arrived + 24 * 3600 + 1) == [token]
+    assert pending_files(app) == []
+    page = client.get(report_path, follow_redirects=True)
+    assert "This upload is no longer waiting" in text_of(page.get_data(as_text=True))
+
+
+def test_an_upload_past_its_day_is_cleaned_up_by_the_lexicons_page(
+    app: Flask, client: FlaskClient, director: str
+) -> None:
+    """The lexicons page forgets what is past its day (the record's arrival, whatever the files' dates), and a stray
+    file of the pending folder left that long (a server stopped in the middle of an upload)."""
+    log_in(client)
+    report_path = upload(client, TWOS_AND_MORE).headers["Location"]
+    wait_for_report(client, report_path)
+    folder = Path(app.instance_path) / "lexicons" / "pending"
+    record_path = folder / (report_path.rsplit("/", 1)[1] + ".json")
+    record = json.loads(record_path.read_text("utf-8"))
+    record_path.write_text(json.dumps({**record, "at": record["at"] - 24 * 3600 - 60}), "utf-8")
+    stray = folder / "stray.upload"
+    stray.write_bytes(b"aa\n")
+    day_ago = time.time() - 24 * 3600 - 60
+    os.utime(stray, (day_ago, day_ago))
+    client.get("/director/lexicons/")
+    assert pending_files(app) == []
+
+
+def bomb(kind: str) -> bytes:
+    """65 KB that unpack to more than the 64 MB of text a list may hold: "AA" over and over."""
+    text = b"AA\n" * (MAX_TEXT_BYTES // 3 + 1000)
+    if kind == "gz":
+        return gzip.compress(text, compresslevel=9)
+    return zipped(("club.txt", text))
+
+
+@pytest.mark.parametrize("kind", ["gz", "zip"])
+def test_a_compressed_bomb_stops_at_the_limit(app: Flask, client: FlaskClient, director: str, kind: str) -> None:
+    """Unpacking stops at the limit, a chunk at a time (it never holds the 64 MB), with a message."""
+    data = bomb(kind)
+    assert len(data) < 100_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(WordListError) as refused:
+            read_word_list(data, ruleset("en"), f"club.{kind}")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert refused.value.code == "too_large"
+    assert peak < 16 * 1024 * 1024, f"{peak / 1e6:.1f} MB"
+    log_in(client)
+    answer = upload_and_read(client, data, f"club.{kind}")
+    assert answer.status_code == 413
+    assert "The list is larger than 64 MB of text: is it a word list?" in text_of(answer.get_data(as_text=True))
+    assert pending_files(app) == []

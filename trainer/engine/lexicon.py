@@ -368,15 +368,30 @@ class LexiconStore:
         ready. The word list is whole on disk before its record says it exists."""
         self._check_name(name)
         self.imported_dir.mkdir(parents=True, exist_ok=True)
-        target = self.imported_dir / f"{name}.txt.gz"
-        tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(gzip.compress(("\n".join(words) + "\n").encode("ascii"), compresslevel=6, mtime=0))
-        os.replace(tmp, target)
+        tmp = self.imported_dir / f"{name}.txt.gz.{os.getpid()}.tmp"
+        write_words(tmp, words)
+        self.adopt_list(name, tmp, len(words), rules_code, edition=edition, description=description, by=by)
+
+    def adopt_list(
+        self,
+        name: str,
+        path: Path,
+        count: int,
+        rules_code: str,
+        edition: str = "",
+        description: str = "",
+        by: str = "",
+    ) -> None:
+        """Make the file at ``path`` (:func:`write_words`' ``count`` words, in this store's folder's file system)
+        lexicon ``name``'s list, status ``building``: an upload read in another process is moved, not read again."""
+        self._check_name(name)
+        self.imported_dir.mkdir(parents=True, exist_ok=True)
+        os.replace(path, self.imported_dir / f"{name}.txt.gz")
         meta = {
             "rules": rules_code,
             "edition": edition,
             "description": description,
-            "words": len(words),
+            "words": count,
             "imported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "by": by,
             "status": "building",
@@ -431,6 +446,11 @@ class LexiconStore:
                 stale.unlink(missing_ok=True)
         with self._lock:
             self._loaded.pop(name, None)
+
+
+def write_words(path: Path, words: list[str]) -> None:
+    """An imported lexicon's list as it is kept: its sorted words, one a line, gzipped."""
+    path.write_bytes(gzip.compress(("\n".join(words) + "\n").encode("ascii"), compresslevel=6, mtime=0))
 
 
 def build_imported(data_dir: str, name: str) -> None:

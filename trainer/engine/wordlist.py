@@ -9,13 +9,17 @@ words and a :class:`ListReport`; anything that makes the whole file unusable rai
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import gzip
 import io
 import unicodedata
 import zipfile
 import zlib
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO, Protocol
 
 from .rules import Ruleset
 
@@ -23,6 +27,8 @@ MIN_LENGTH = 2
 MAX_WORDS = 2_000_000  # the largest lists clubs use (Collins, ODS) hold under 700,000 words
 MAX_TEXT_BYTES = 64 * 1024 * 1024  # a list's text, once decompressed
 REFUSED_SHOWN = 200  # refused lines a report keeps (their count is always whole)
+SAMPLE_BYTES = 65536  # the text's beginning, looked at for control bytes
+CP1252_UNDEFINED = b"\x81\x8d\x8f\x90\x9d"  # the bytes Windows-1252 gives no character
 
 
 class WordListError(ValueError):
@@ -71,56 +77,8 @@ def describe(line: RefusedLine) -> str:
     return f"line {line.number}: {line.text!r} is not {MIN_LENGTH}-{line.detail.partition('/')[2]} letters"
 
 
-def unpack(data: bytes, filename: str = "") -> tuple[bytes, str]:
-    """The text bytes of an upload and what it came in: ``gzip``, ``zip`` or ``text``."""
-    if not data:
-        raise WordListError("empty", "the file is empty")
-    if data[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(data)) as packed:
-                text = packed.read(MAX_TEXT_BYTES + 1)
-        except (EOFError, OSError, zlib.error):
-            raise WordListError("cut_off", "the .gz file is cut off or damaged") from None
-        return _within_limit(text), "gzip"
-    if data[:4] == b"PK\x03\x04" or filename.lower().endswith(".zip"):
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                members = [m for m in archive.infolist() if not m.is_dir() and not m.filename.startswith("__MACOSX/")]
-                if len(members) != 1:
-                    names = ", ".join(m.filename for m in members) or "nothing"
-                    raise WordListError(
-                        "zip_members", f"the .zip file must hold one word list; it holds {names}", names=names
-                    )
-                with archive.open(members[0]) as member:
-                    text = member.read(MAX_TEXT_BYTES + 1)
-        except (zipfile.BadZipFile, EOFError, OSError, zlib.error):
-            raise WordListError("cut_off", "the .zip file is cut off or damaged") from None
-        return _within_limit(text), "zip"
-    return _within_limit(data), "text"
-
-
-def _within_limit(text: bytes) -> bytes:
-    if len(text) > MAX_TEXT_BYTES:
-        mb = MAX_TEXT_BYTES // (1024 * 1024)
-        raise WordListError("too_large", f"the list is larger than {mb} MB of text", mb=mb)
-    if not text.strip():
-        raise WordListError("empty", "the file is empty")
-    return text
-
-
-def decode(text: bytes) -> tuple[str, str]:
-    """The text and its encoding; a file with control bytes other than line ends and tabs is not text."""
-    sample = text[:65536]
-    if b"\x00" in sample or sum(byte < 9 or 13 < byte < 32 for byte in sample) > len(sample) // 100:
-        raise WordListError("binary", "this is not a text file (it holds binary data)")
-    try:
-        return text.decode("utf-8-sig"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        return text.decode("cp1252"), "windows-1252"
-    except UnicodeDecodeError:
-        raise WordListError("binary", "this is not a text file (it is neither UTF-8 nor Windows-1252)") from None
+Progress = Callable[[float], None]
+CHUNK = 1024 * 1024  # a file is read this much at a time: its text is never whole in memory
 
 
 def read_word_list(
@@ -128,42 +86,178 @@ def read_word_list(
 ) -> tuple[list[str], ListReport]:
     """The sorted words of an uploaded list and its report; :class:`WordListError` when no lexicon can come of it
     (a list without two-letter words is refused unless ``require_twos`` is off: a small list a developer imports)."""
-    raw, source = unpack(data, filename)
-    text, encoding = decode(raw)
+    return read_word_file(io.BytesIO(data), rules, filename, require_twos)
+
+
+def read_word_file(
+    file: BinaryIO,
+    rules: Ruleset,
+    filename: str = "",
+    require_twos: bool = True,
+    progress: Progress | None = None,
+) -> tuple[list[str], ListReport]:
+    """:func:`read_word_list` of a seekable file, read a chunk at a time, twice: once to unpack it and check it is
+    text within :data:`MAX_TEXT_BYTES` (a few seconds at most, so a .gz or .zip that unpacks to more, a "bomb", is
+    refused at the limit before a line of it is read), then line by line. ``progress`` is told the fraction done."""
+    size = max(file.seek(0, io.SEEK_END), 1)
+    file.seek(0)
+
+    def told(start: float, share: float) -> Callable[[], None]:
+        def tell() -> None:
+            if progress is not None:
+                progress(start + share * min(file.tell() / size, 1.0))
+
+        return tell
+
+    source, encoding = _survey(file, filename, told(0.0, 0.1))
+    file.seek(0)
+    return _read_lines(file, source, encoding, rules, require_twos, told(0.1, 0.9))
+
+
+def _kind(file: BinaryIO, filename: str) -> str:
+    """What an upload came in: ``gzip``, ``zip`` or ``text``."""
+    head = file.read(4)
+    file.seek(0)
+    if not head:
+        raise WordListError("empty", "the file is empty")
+    if head[:2] == b"\x1f\x8b":
+        return "gzip"
+    if head == b"PK\x03\x04" or filename.lower().endswith(".zip"):
+        return "zip"
+    return "text"
+
+
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+@contextlib.contextmanager
+def _unpacked(file: BinaryIO, source: str) -> Iterator[Iterator[bytes]]:
+    """The text of the upload, a chunk at a time, refused once past :data:`MAX_TEXT_BYTES` (decompression stops
+    there); a damaged archive is refused as cut off."""
+    try:
+        with contextlib.ExitStack() as stack:
+            if source == "gzip":
+                stream: _Readable = stack.enter_context(gzip.GzipFile(fileobj=file))
+            elif source == "zip":
+                archive = stack.enter_context(zipfile.ZipFile(file))
+                members = [m for m in archive.infolist() if not m.is_dir() and not m.filename.startswith("__MACOSX/")]
+                if len(members) != 1:
+                    names = ", ".join(m.filename for m in members) or "nothing"
+                    raise WordListError(
+                        "zip_members", f"the .zip file must hold one word list; it holds {names}", names=names
+                    )
+                stream = stack.enter_context(archive.open(members[0]))
+            else:
+                stream = file
+            yield _bounded(stream)
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error):
+        raise WordListError(
+            "cut_off", f"the .{'gz' if source == 'gzip' else source} file is cut off or damaged"
+        ) from None
+
+
+def _bounded(stream: _Readable) -> Iterator[bytes]:
+    total = 0
+    while chunk := stream.read(CHUNK):
+        total += len(chunk)
+        if total > MAX_TEXT_BYTES:
+            mb = MAX_TEXT_BYTES // (1024 * 1024)
+            raise WordListError("too_large", f"the list is larger than {mb} MB of text", mb=mb)
+        yield chunk
+
+
+def _survey(file: BinaryIO, filename: str, tell: Callable[[], None]) -> tuple[str, str]:
+    """The first reading: what the upload came in and its text's encoding, or why it cannot be a list."""
+    source = _kind(file, filename)
+    sample = b""
+    blank = True
+    utf8: codecs.IncrementalDecoder | None = codecs.getincrementaldecoder("utf-8-sig")()
+    cp1252 = True
+    with _unpacked(file, source) as chunks:
+        for chunk in chunks:
+            if len(sample) < SAMPLE_BYTES:
+                sample += chunk[: SAMPLE_BYTES - len(sample)]
+            blank = blank and not chunk.strip()
+            if utf8 is not None:
+                try:
+                    utf8.decode(chunk)
+                except UnicodeDecodeError:
+                    utf8 = None
+            cp1252 = cp1252 and not any(byte in chunk for byte in CP1252_UNDEFINED)
+            tell()
+    if blank:
+        raise WordListError("empty", "the file is empty")
+    if b"\x00" in sample or sum(byte < 9 or 13 < byte < 32 for byte in sample) > len(sample) // 100:
+        raise WordListError("binary", "this is not a text file (it holds binary data)")
+    if utf8 is not None:
+        try:
+            utf8.decode(b"", final=True)
+            return source, "utf-8"
+        except UnicodeDecodeError:
+            pass
+    if not cp1252:
+        raise WordListError("binary", "this is not a text file (it is neither UTF-8 nor Windows-1252)")
+    return source, "windows-1252"
+
+
+def _lines(chunks: Iterator[bytes], encoding: str) -> Iterator[str]:
+    """The text's lines as :meth:`str.splitlines` cuts them, a chunk at a time (a line end split between two
+    chunks, ``\\r`` then ``\\n``, is one line end)."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig" if encoding == "utf-8" else "cp1252")()
+    rest = ""
+    for chunk in chunks:
+        lines = (rest + decoder.decode(chunk)).splitlines(keepends=True)
+        rest = lines.pop() if lines else ""
+        yield from lines
+    rest += decoder.decode(b"", final=True)
+    yield from rest.splitlines()
+
+
+def _read_lines(
+    file: BinaryIO, source: str, encoding: str, rules: Ruleset, require_twos: bool, tell: Callable[[], None]
+) -> tuple[list[str], ListReport]:
+    """The second reading: each line judged (docs/rules.md §2.4), the words kept and the report made."""
     allowed = set(rules.tileset.letters)
     longest = rules.layout.size
     words: set[str] = set()
     refused: list[RefusedLine] = []
     refused_count = repeated = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        word = normalise_word(stripped)
-        why: tuple[str, str] | None = None
-        if any(ch.isspace() for ch in stripped):
-            why = ("spaces", "")
-        elif bad := sorted(set(word) - allowed):
-            why = ("letters", "".join(bad))
-        elif not MIN_LENGTH <= len(word) <= longest:
-            why = ("length", f"{len(word)}/{longest}")
-        if why is not None:
-            refused_count += 1
-            if len(refused) < REFUSED_SHOWN:
-                refused.append(RefusedLine(number, stripped[:60], *why))
-            continue
-        if word in words:
-            repeated += 1
-            continue
-        words.add(word)
-        if len(words) > MAX_WORDS:
-            raise WordListError("too_many", f"the list holds more than {MAX_WORDS:,} words", limit=MAX_WORDS)
+    with _unpacked(file, source) as chunks:
+        for number, line in enumerate(_lines(chunks, encoding), start=1):
+            if number % 65536 == 0:
+                tell()
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            # Plain ASCII, as most lists are, needs no folding of accents (a list of millions of lines).
+            word = stripped.upper() if stripped.isascii() else normalise_word(stripped)
+            if word in words:  # a word already kept is a word (no space, tile letters, a good length)
+                repeated += 1
+                continue
+            why: tuple[str, str] | None = None
+            if any(ch.isspace() for ch in stripped):
+                why = ("spaces", "")
+            elif bad := sorted(set(word) - allowed):
+                why = ("letters", "".join(bad))
+            elif not MIN_LENGTH <= len(word) <= longest:
+                why = ("length", f"{len(word)}/{longest}")
+            if why is not None:
+                refused_count += 1
+                if len(refused) < REFUSED_SHOWN:
+                    refused.append(RefusedLine(number, stripped[:60], *why))
+                continue
+            words.add(word)
+            if len(words) > MAX_WORDS:
+                raise WordListError("too_many", f"the list holds more than {MAX_WORDS:,} words", limit=MAX_WORDS)
+    tell()
     if not words:
         raise WordListError("no_words", "the file holds no word of 2 letters or more over this game's letters")
     twos = sorted(word for word in words if len(word) == 2)
     if not twos and require_twos:
         raise WordListError("no_twos", "the list has no two-letter word: is it a whole word list?")
     ordered = sorted(words)
+    del words
     lengths = Counter(len(word) for word in ordered)
     report = ListReport(
         words=len(ordered),

@@ -33,7 +33,7 @@ _UNAUTHORISED = ("director_token_required", "bad_director_token", "player_token_
                  "wrong_credentials", "learner_token_required",
                  "player_removed", "taken_over")  # fmt: skip
 _FORBIDDEN = ("player_token_cannot_direct", "director_cannot_play", "not_your_game", "wrong_game", "wrong_wall",
-              "assistant_cannot_direct",
+              "assistant_cannot_direct", "not_paper_player",
               "results_not_published", "draw_not_public", "room_locked")  # fmt: skip
 _NOT_FOUND = ("no_game", "no_player", "no_round", "unknown_code", "round_not_started", "unknown_deck", "unknown_card",
               "unknown_ruling", "unknown_table", "unknown_bulletin_player", "unknown_competition",
@@ -45,11 +45,17 @@ _CONFLICT = (
     # taken already
     "name_taken", "learner_taken", "director_taken", "already_found", "found_by_you", "ruling_cancelled",
     "table_taken", "bulletin_late", "no_round_for_bulletin", "fixed_top", "already_in_competition",
-    "not_simultaneous", "not_tournament", "rooms_differ", "lexicon_name_taken", "lexicon_not_failed", "lexicon_gone",
+    "joined_after_round", "declaration_closed", "too_many_rulings",
+    "not_simultaneous", "not_tournament", "rooms_differ", "not_a_room",
+    # one place in one room of a simultaneous game; rooms' names told apart (docs/rules.md §6.22)
+    "in_another_room", "room_name_taken",
+    "lexicon_name_taken", "lexicon_not_failed", "lexicon_gone",
     # nothing to take back
     "nothing_to_grade", "nothing_to_undo",
     # a learner's quota is full
-    "deck_quota", "card_quota",
+    "deck_quota", "card_quota", "upload_quota",
+    # a word list uploaded is still being read
+    "upload_not_read",
     # the game's lexicon is no longer the list it was played with
     "lexicon_changed", "room_lexicon_changed",
     # a player's plays are another account's (docs/rules.md §6.25)

@@ -1,8 +1,9 @@
 """The director's lexicons (``/director/lexicons``): the server's word lists, and a club's own loaded from the browser.
 
-Uploading reads the file and shows its report (words by length, the two-letter words, the lines refused and why,
-what it adds to and drops from another lexicon) before anything becomes a lexicon; accepting it builds its word
-graphs in the background, with a progress bar (trainer.core.lexicon_uploads, docs/rules.md §2.4).
+Uploading stores the file; a reader process of its own reads it while the report page follows its progress, then
+shows the report (words by length, the two-letter words, the lines refused and why, what it adds to and drops from
+another lexicon) before anything becomes a lexicon; accepting it builds its word graphs in the background, with a
+progress bar (trainer.core.lexicon_uploads, docs/rules.md §2.4).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from flask_babel import gettext as _
 from ..core import lexicon_uploads
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
-from ..http.body import MAX_UPLOAD
 from ..http.errors import status_of
 from .auth import director_required, logged_in_director
 from .common import flash_form_errors
@@ -50,7 +50,17 @@ def _per_cent(record: dict[str, Any]) -> int:
 
 
 def _index(form: LexiconUploadForm, status: int = 200) -> ResponseReturnValue:
-    return render_template("lexicons/index.html", form=form, lexicons=_lexicon_rows()), status
+    store = lexicon_store()
+    lexicon_uploads.expire(store)
+    uploads = lexicon_uploads.waiting_uploads(store, _director_name())
+    page = render_template(
+        "lexicons/index.html",
+        form=form,
+        lexicons=_lexicon_rows(),
+        uploads=uploads,
+        max_waiting=lexicon_uploads.MAX_WAITING,
+    )
+    return page, status
 
 
 def _upload_form() -> LexiconUploadForm:
@@ -73,13 +83,12 @@ def upload() -> ResponseReturnValue:
         flash_form_errors(form)
         return _index(form, 400)
     upload = form.file.data
-    data = upload.read(MAX_UPLOAD + 1)
+    store = lexicon_store()
     try:
-        if len(data) > MAX_UPLOAD:
-            raise Refused("file_too_big", "the file is too large")
-        token = lexicon_uploads.stage(
-            lexicon_store(),
-            data,
+        # Stored as it arrives, a chunk at a time; read by the reader process, not here.
+        token = lexicon_uploads.receive(
+            store,
+            upload.stream,
             upload.filename or "",
             rules_code=form.rules.data,
             name=(form.name.data or "").strip(),
@@ -89,24 +98,61 @@ def upload() -> ResponseReturnValue:
             by=_director_name(),
         )
     except Refused as refused:
-        message = game_message(refused)
-        if refused.code.startswith("lexicon_"):
-            form.name.errors = [message]
-        else:
-            form.file.errors = [message]
-        return _index(form, status_of(refused))
+        return _refused(form, refused)
+    lexicon_uploads.start_reading(store)
     return redirect(url_for("lexicons.report", token=token), code=303)
+
+
+def _refused(form: LexiconUploadForm, refused: Refused) -> ResponseReturnValue:
+    """The lexicons page again, the refusal said at the field it is about."""
+    message = game_message(refused)
+    if refused.code.startswith("lexicon_"):
+        form.name.errors = [message]
+    else:
+        form.file.errors = [message]
+    return _index(form, status_of(refused))
 
 
 @bp.get("/uploads/<token>")
 @director_required
 def report(token: str) -> ResponseReturnValue:
+    """An upload's page: its reading's progress (the page follows it), then its report, or why it cannot be a list
+    (the lexicons page again with the message, as the upload's answer gives any other refusal)."""
+    store = lexicon_store()
     try:
-        record = lexicon_uploads.pending(lexicon_store(), token, _director_name())
+        record = lexicon_uploads.pending(store, token, _director_name())
     except Refused as refused:
         flash(game_message(refused), "error")
         return redirect(url_for("lexicons.index"), code=303)
+    cannot = lexicon_uploads.refusal(record)
+    if cannot is not None:
+        lexicon_uploads.discard(store, token)  # said once, nothing kept
+        form = _upload_form()
+        for field in ("rules", "name", "edition", "description", "compare_with"):  # the form as it was sent
+            getattr(form, field).data = record.get(field, "")
+        return _refused(form, cannot)
+    if record["status"] != "read":
+        if record["status"] == "queued":
+            lexicon_uploads.start_reading(store)  # the server was restarted since it was queued
+        return render_template(
+            "lexicons/reading.html",
+            upload=record,
+            token=token,
+            per_cent=lexicon_uploads.per_cent(record),
+            form=ActionForm(),
+        )
     return render_template("lexicons/report.html", upload=record, token=token, form=ActionForm())
+
+
+@bp.get("/uploads/<token>/status")
+@director_required
+def upload_status(token: str) -> ResponseReturnValue:
+    """How far the reading is, in per cent (the page asks every second); ``gone`` once the upload is not pending."""
+    try:
+        record = lexicon_uploads.pending(lexicon_store(), token, _director_name())
+    except Refused:
+        return jsonify(status="gone", progress=0)
+    return jsonify(status=record["status"], progress=lexicon_uploads.per_cent(record))
 
 
 @bp.post("/uploads/<token>/accept")
@@ -119,6 +165,8 @@ def accept(token: str) -> ResponseReturnValue:
         name = lexicon_uploads.accept(store, token, _director_name())
     except Refused as refused:
         flash(game_message(refused), "error")
+        if refused.code == "upload_not_read":
+            return redirect(url_for("lexicons.report", token=token), code=303)
         return redirect(url_for("lexicons.index"), code=303)
     lexicon_uploads.start_build(store, name)
     return redirect(url_for("lexicons.lexicon", name=name), code=303)

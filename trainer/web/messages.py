@@ -106,6 +106,13 @@ def _game_messages() -> dict[str, Say]:
             "Your name holds a character that cannot be shown (an invisible or direction character): type it again."
         ),
         "room_locked": lambda p: _("The director has closed this game to new players. Ask them to open it."),
+        "in_another_room": lambda p: _(
+            "You already have a place in another room of this simultaneous game: a player plays in one room only."
+        ),
+        "bad_room_name": lambda p: _("A room's name has 1 to 80 characters that can be shown."),
+        "room_name_taken": lambda p: _("Another room of this event is named %(name)s.", name=p.get("name", "")),
+        "room_name_is_code": lambda p: _("A room's name cannot be a code: it is shown to everyone."),
+        "not_a_room": lambda p: _("Only a room of a simultaneous game has a room name."),
         "no_player": lambda p: _("This player is no longer in the game."),
         "unknown_code": lambda p: _(
             "No game has the code %(code)s. Check it on the screen.", code=p.get("join_code", "")
@@ -144,6 +151,18 @@ def _game_messages() -> dict[str, Say]:
             round=p.get("round", ""),
         ),
         "no_round_for_bulletin": lambda p: _("No round is being played or has just closed."),
+        "not_paper_player": lambda p: _(
+            "%(name)s plays on a phone: their plays come only from their phone, never as a bulletin.",
+            name=p.get("name", ""),
+        ),
+        "joined_after_round": lambda p: _(
+            "%(name)s was added after round %(round)s closed: no slip of theirs was handed in for it.",
+            name=p.get("name", ""),
+            round=p.get("round", ""),
+        ),
+        "declaration_closed": lambda p: _(
+            "Round %(round)s takes no more declared bulletins: the next round has started.", round=p.get("round", "")
+        ),
         "lexicon_changed": lambda p: _(
             "The list %(lexicon)s has changed since round %(round)s was judged: this bulletin can no longer be taken.",
             lexicon=p.get("lexicon", ""),
@@ -171,6 +190,13 @@ def _game_messages() -> dict[str, Say]:
         "ruling_reason_missing": lambda p: _("Say why."),
         "unknown_ruling": lambda p: _("This ruling is not in the game."),
         "ruling_cancelled": lambda p: _("This ruling is already cancelled."),
+        "too_many_rulings": lambda p: _(
+            "%(name)s has %(n)s rulings in round %(round)s already: the most one player can be given in a round.",
+            name=p.get("name", ""),
+            n=p.get("n", 20),
+            round=p.get("round", ""),
+        ),
+        "reason_too_long": lambda p: _("The reason is at most %(n)s characters.", n=p.get("n", 200)),
         "bad_seconds": lambda p: _("The extra time must be from 1 to 3600 seconds."),
         "bad_setting": lambda p: _("The setting “%(setting)s” is not valid.", setting=p.get("setting", "")),
         "lexicon_rules": lambda p: _(
@@ -299,6 +325,15 @@ def _word_list_messages() -> dict[str, Say]:
         "upload_not_found": lambda p: _(
             "This upload is no longer waiting: it was accepted, discarded or left for more than a day."
         ),
+        "upload_quota": lambda p: _(
+            "You have %(n)s word lists waiting already, the most at once: accept or discard one first.",
+            n=p.get("n", 3),
+        ),
+        "upload_not_read": lambda p: _("This list is still being read: wait for its report."),
+        "word_list_stopped": lambda p: _(
+            "The reading of the list stopped before its end (the server stopped, or ran out of memory): send it again."
+        ),
+        "file_too_big": lambda p: _("The file is larger than %(mb)s MB.", mb=p.get("mb", 50)),
         "unknown_lexicon": lambda p: _("There is no lexicon named “%(lexicon)s”.", lexicon=p.get("lexicon", "")),
         "lexicon_not_failed": lambda p: _("This lexicon's build has not failed: there is nothing to build again."),
         "lexicon_gone": lambda p: _(

@@ -1,5 +1,7 @@
-// A deck or a lexicon being built (templates/drills/building.html, templates/lexicons/lexicon.html): asks for its
-// progress every second and moves the bar; once it is built (or could not be), the page is loaded again and says so.
+// A deck or a lexicon being built (templates/drills/building.html, templates/lexicons/lexicon.html), a word list being
+// read (templates/lexicons/reading.html): asks for its progress every second and moves the bar; once its status
+// changes from the page's (data-status, "building" by default: built, read, or could not be), the page is loaded
+// again and says so.
 "use strict";
 (function () {
   const region = document.querySelector("[data-build-progress]");
@@ -11,7 +13,7 @@
       const answer = await fetch(region.dataset.statusUrl, { headers: { Accept: "application/json" } });
       if (answer.ok) {
         const build = await answer.json();
-        if (build.status !== "building") {
+        if (build.status !== (region.dataset.status || "building")) {
           window.location.reload();
           return;
         }
