@@ -9,7 +9,8 @@
   day that does not end at midnight UTC for everyone (:class:`DayBoundary`);
 * the order of a session (:class:`DeckQueue`): missed cards again once their short delay is over
   (or a few other cards later), then reviews due today (oldest due first), then new cards in
-  probability order, then learn-ahead (the soonest due card) when nothing is left.
+  probability order, then a card missed today that is not due yet; a review card due on a later
+  day only when the learner asks to study ahead (learn-ahead).
 
 Everything here is pure: the time is always passed in (``now``, timezone-aware; never the wall
 clock), and nothing touches a database. The pages keep the same queue in the database (indexed
@@ -22,6 +23,7 @@ import hashlib
 import math
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
+from copy import copy
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
@@ -149,7 +151,7 @@ class PickKind(StrEnum):
     AGAIN = "again"  # a learning card whose delay is over (or that waited long enough): missed cards
     REVIEW = "review"  # due today
     NEW = "new"  # a new card, in probability order
-    AHEAD = "ahead"  # nothing else: the soonest due card
+    AHEAD = "ahead"  # nothing else: the soonest due card (a review not due today only when asked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +211,36 @@ def count_day(reviews: Iterable[Review], now: datetime, boundary: DayBoundary = 
     return count
 
 
+def same_day_repeat(card: FsrsCard, rating: Rating, now: datetime) -> bool:
+    """Is this a pass (Hard, Good, Easy) on a card in review answered less than a day after its last review
+    (fsrs's "same-day review")? fsrs 6 multiplies its stability by its short-term factor, never below 1 for a
+    pass: an Easy card of 8.3 days answered again at once would get 13.0 days. Such a repeat must not lengthen
+    the card's interval (:func:`no_longer`, docs/rules.md §7.7). Again is fsrs's as it is."""
+    return card.state == State.Review and rating != Rating.Again and answered_within_a_day(card, now)
+
+
+def no_longer(before: FsrsCard, after: FsrsCard, now: datetime) -> FsrsCard:
+    """fsrs's answer to a same-day repeat, held to the card's past: its stability no higher than before, its
+    next interval (from ``now``) no longer than the one it had (from its last review to its due date)."""
+    assert before.last_review is not None and before.stability is not None and after.stability is not None
+    interval = before.due - before.last_review
+    stability = min(after.stability, before.stability)
+    return replace_card(after, stability=stability, due=min(after.due, utc(now) + interval))
+
+
+def replace_card(card: FsrsCard, **changes: object) -> FsrsCard:
+    """A copy of an fsrs card with some fields changed (fsrs cards are plain mutable objects)."""
+    made = copy(card)
+    for name, value in changes.items():
+        setattr(made, name, value)
+    return made
+
+
+def answered_within_a_day(card: FsrsCard, now: datetime) -> bool:
+    """Was ``card`` last reviewed less than a day (24 hours) before ``now``: fsrs's "same day"?"""
+    return card.last_review is not None and (utc(now) - card.last_review).days < 1
+
+
 def review_card(
     state: CardState, rating: Rating, now: datetime, scheduler: Scheduler, duration_ms: int | None = None
 ) -> Review:
@@ -222,6 +254,8 @@ def review_card(
         kind = ReviewKind.REVIEW if state.fsrs.state == State.Review else ReviewKind.LEARNING
         card = state.fsrs
     after_card, log = scheduler.review_card(card, rating, review_datetime=now, review_duration=duration_ms)
+    if same_day_repeat(card, rating, now):
+        after_card = no_longer(card, after_card, now)
     return Review(state.card_id, kind, log, before, replace(state, fsrs=after_card))
 
 
@@ -304,6 +338,7 @@ class DeckQueue:
         limits: DeckLimits = DeckLimits(),
         boundary: DayBoundary = DayBoundary(),
         recent: Sequence[str] = (),
+        ahead: bool = False,
     ) -> Pick | None:
         """The card to show at ``now``, or None when the day's work is done.
 
@@ -311,8 +346,11 @@ class DeckQueue:
         (oldest first). In order: a missed (learning) card whose delay is over or that has waited
         ``again_after_cards`` other answers; a review due before the day ends, oldest due first,
         while reviews are left; a new card by rank, while new cards are left; the soonest due
-        learning or (reviews left) review card, within ``learn_ahead``. The card just answered
-        is never shown twice in a row unless it is the only one left.
+        learning card (missed today, due in minutes), within ``learn_ahead``. A review card not
+        due today comes only when the learner asked to study ahead (``ahead``), the soonest due
+        first, while reviews are left, and not one answered within the last day (answering it
+        again would change nothing, :func:`same_day_repeat`). The card just answered is never
+        shown twice in a row unless it is the only one left.
         """
         moment = utc(now).timestamp()
         last = recent[-1] if recent else None
@@ -336,14 +374,18 @@ class DeckQueue:
         if done.new < limits.new_per_day and self._new:
             return Pick(self._new[0][1], PickKind.NEW)
         candidates = [entry for entry in self._learning[:2] if entry[1] != last][:1]
-        if reviews_left:
-            candidates += [entry for entry in self._review[:2] if entry[1] != last][:1]
+        if reviews_left and ahead:  # the soonest card a repeat would still teach something (§7.7's same-day rule)
+            candidates += [entry for entry in self._review if not self._answered_today(entry[1], now)][:1]
         horizon = moment + limits.learn_ahead.total_seconds() if limits.learn_ahead is not None else math.inf
         candidates = [entry for entry in candidates if entry[0] <= horizon]
         if not candidates and last is not None and last in self._states and self._states[last].is_learning:
             entry = self._entry(self._states[last])  # the only card left is the one just missed
             candidates = [entry] if entry[0] <= horizon else []
         return Pick(min(candidates)[1], PickKind.AHEAD) if candidates else None
+
+    def _answered_today(self, card_id: str, now: datetime) -> bool:
+        fsrs = self._states[card_id].fsrs
+        return fsrs is None or answered_within_a_day(fsrs, now)
 
     def _waited(self, recent: Sequence[str], enough: int) -> list[tuple[float, str]]:
         """Missed cards (learning, back at step 0) answered this session with at least ``enough``
@@ -373,6 +415,7 @@ def pick_next(
     limits: DeckLimits = DeckLimits(),
     boundary: DayBoundary = DayBoundary(),
     recent: Sequence[str] = (),
+    ahead: bool = False,
 ) -> Pick | None:
     """:meth:`DeckQueue.next_card` over a plain list of states (builds the index: O(n log n))."""
-    return DeckQueue(states).next_card(now, done, limits, boundary, recent)
+    return DeckQueue(states).next_card(now, done, limits, boundary, recent, ahead)

@@ -519,15 +519,17 @@ def test_daily_limits() -> None:
     assert pick_next(states, T0, DayCount(new=3, reviews=4), limits) is None
 
 
-def test_learn_ahead_gives_the_soonest_due_card() -> None:
+def test_learn_ahead_gives_the_soonest_due_card_when_asked() -> None:
+    """§7.8: a review not due today comes only when the learner asks to study ahead (issue 28, item 11)."""
     states = [
         reviewed("in-3-days", T0 + timedelta(days=3)),
         reviewed("in-2-days", T0 + timedelta(days=2)),
         CardState("new", 1),
     ]
-    assert pick_next(states, T0, DayCount(new=20)) == Pick("in-2-days", PickKind.AHEAD)
-    assert pick_next(states, T0, DayCount(new=20, reviews=200)) is None  # no reviews left today
-    assert pick_next(states, T0, DayCount(new=20), DeckLimits(learn_ahead=timedelta(days=1))) is None
+    assert pick_next(states, T0, DayCount(new=20)) is None  # the day's end
+    assert pick_next(states, T0, DayCount(new=20), ahead=True) == Pick("in-2-days", PickKind.AHEAD)
+    assert pick_next(states, T0, DayCount(new=20, reviews=200), ahead=True) is None  # no reviews left today
+    assert pick_next(states, T0, DayCount(new=20), DeckLimits(learn_ahead=timedelta(days=1)), ahead=True) is None
 
 
 def test_missed_cards_come_back_in_the_session() -> None:
@@ -612,9 +614,7 @@ def reference_pick(
         return Pick(due_today[0], PickKind.REVIEW)
     if done.new < limits.new_per_day and new:
         return Pick(new[0][1], PickKind.NEW)
-    ahead = [e for e in learning if e[1] != last][:1] + (
-        [e for e in reviews if e[1] != last][:1] if reviews_left else []
-    )
+    ahead = [e for e in learning if e[1] != last][:1]  # a review not due today only when asked (not here)
     horizon = now + limits.learn_ahead if limits.learn_ahead is not None else datetime.max.replace(tzinfo=UTC)
     ahead = [e for e in ahead if e[0] <= horizon] or [e for e in learning if e[1] == last and e[0] <= horizon]
     return Pick(min(ahead)[1], PickKind.AHEAD) if ahead else None

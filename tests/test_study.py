@@ -171,7 +171,8 @@ def test_cardbox_import_keeps_the_schedule_and_export_has_every_review(study_app
         row = db.session.execute(select(DeckCard).where(DeckCard.deck_id == deck.id)).scalar_one()
         assert row.state == 2 and row.due is not None
         assert abs((row.due - (NOON + timedelta(days=3))).total_seconds()) < 2
-        assert service.next_card(deck, NOON) is not None  # learn-ahead: nothing due, the soonest card
+        assert service.next_card(deck, NOON) is None  # nothing due today: the day's end (§7.8)
+        assert service.next_card(deck, NOON, ahead=True) is not None  # studying ahead, asked for: the soonest card
         service.answer(deck, row, ["RETAINS"], 4.0, NOON)
         exported = list(csv.DictReader(io.StringIO(service.export_csv(deck))))
         assert len(exported) == 1 and exported[0]["card"] == "anagram:en:AEINRST"

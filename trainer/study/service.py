@@ -43,7 +43,7 @@ from drills.scheduling import (
 )
 
 from ..core.accounts import Learner
-from ..core.clock import utcnow
+from ..core.clock import aware, utcnow
 from ..core.database import db
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
@@ -296,20 +296,31 @@ def day_count(deck: Deck, now: datetime) -> DayCount:
     return DayCount(new=kinds[ReviewKind.NEW.value], reviews=kinds[ReviewKind.REVIEW.value])
 
 
-def next_card(deck: Deck, now: datetime | None = None) -> tuple[DeckCard, Pick] | None:
-    """The card to study now, or None when the day's work is done (see drills.scheduling.DeckQueue)."""
+def next_card(deck: Deck, now: datetime | None = None, ahead: bool = False) -> tuple[DeckCard, Pick] | None:
+    """The card to study now, or None when the day's work is done (see drills.scheduling.DeckQueue); ``ahead``:
+    the learner asked to study ahead, a review due on a later day may come (docs/rules.md §7.8)."""
     now = now or utcnow()
     today = _today(deck, now)
     kinds = Counter(review.kind for review in today)
     done = DayCount(new=kinds[ReviewKind.NEW.value], reviews=kinds[ReviewKind.REVIEW.value])
     recent = [review.card_id for review in today[-RECENT:]]
     base = select(DeckCard).where(DeckCard.deck_id == deck.id)
+    heads = 2
+    if ahead:  # studying ahead skips the cards answered within a day: read past them
+        heads += (
+            db.session.execute(
+                select(func.count(func.distinct(Review.deck_card_id))).where(
+                    Review.deck_id == deck.id, Review.reviewed_at > now - timedelta(days=1), Review.undone.is_(False)
+                )
+            ).scalar()
+            or 0
+        )
     rows: dict[str, DeckCard] = {}
     for query in (
         base.where(DeckCard.state.in_((int(State.Learning), int(State.Relearning))))
         .order_by(DeckCard.due, DeckCard.id)
         .limit(2),
-        base.where(DeckCard.state == int(State.Review)).order_by(DeckCard.due, DeckCard.id).limit(2),
+        base.where(DeckCard.state == int(State.Review)).order_by(DeckCard.due, DeckCard.id).limit(heads),
         base.where(DeckCard.state == 0).order_by(DeckCard.rank, DeckCard.id).limit(1),
     ):
         rows.update((row.card_id, row) for row in db.session.execute(query).scalars())
@@ -319,9 +330,27 @@ def next_card(deck: Deck, now: datetime | None = None) -> tuple[DeckCard, Pick] 
             (row.card_id, row) for row in db.session.execute(base.where(DeckCard.card_id.in_(missing))).scalars()
         )
     pick = DeckQueue(_state(row) for row in rows.values()).next_card(
-        now, done, limits_of(deck), boundary_of(deck), recent
+        now, done, limits_of(deck), boundary_of(deck), recent, ahead
     )
     return (rows[pick.card_id], pick) if pick is not None else None
+
+
+def coming(deck: Deck, now: datetime) -> dict[str, Any]:
+    """What the next study day holds, for the day's end (docs/rules.md §7.8): the reviews due by its end (at most
+    the deck's reviews a day), its new cards (at most the deck's new cards a day), and when the next review is due
+    (None when the deck has no card in review or learning)."""
+    tomorrow_end = boundary_of(deck).end(now) + timedelta(days=1)
+    base = select(func.count()).where(DeckCard.deck_id == deck.id)
+    due = db.session.execute(base.where(DeckCard.state != 0, DeckCard.due < tomorrow_end)).scalar() or 0
+    new = db.session.execute(base.where(DeckCard.state == 0)).scalar() or 0
+    soonest = db.session.execute(
+        select(func.min(DeckCard.due)).where(DeckCard.deck_id == deck.id, DeckCard.state != 0)
+    ).scalar()
+    return {
+        "due": min(due, deck.reviews_per_day),
+        "new": min(new, deck.new_per_day),
+        "next_due": aware(soonest) if soonest is not None else None,
+    }
 
 
 def card_of(deck: Deck, row: DeckCard) -> Card:

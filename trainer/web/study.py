@@ -206,10 +206,23 @@ def study(deck_id: int) -> ResponseReturnValue:
         deck.skipped = None
         db.session.commit()
     now = utcnow()
-    picked = service.next_card(deck, now)
+    ahead = _ahead()
+    picked = service.next_card(deck, now, ahead)
     summary = service.deck_summary(deck, now)
-    if picked is None:
-        return render_template("drills/study.html", deck=deck, card=None, summary=summary, form=ActionForm())
+    if picked is None:  # the day's end: what the next day holds, and studying ahead only when asked (§7.8)
+        coming = service.coming(deck, now)
+        next_due = coming["next_due"]
+        return render_template(
+            "drills/study.html",
+            deck=deck,
+            card=None,
+            summary=summary,
+            coming=coming,
+            next_day=format_date(service.boundary_of(deck).day(next_due), "d MMMM") if next_due else "",
+            ahead=ahead,
+            form=ActionForm(),
+            last=service.last_review(deck),
+        )
     row, pick = picked
     card = service.card_of(deck, row)
     return render_template(
@@ -222,6 +235,7 @@ def study(deck_id: int) -> ResponseReturnValue:
         form=ActionForm(),
         shown_at=now.isoformat(),
         last=service.last_review(deck),
+        ahead=ahead,
     )
 
 
@@ -260,7 +274,16 @@ def answer(deck_id: int) -> ResponseReturnValue:
     _feedback, review = service.answer(deck, row, typed, seconds, missed=request.form.get("missed") == "1")
     if wants_json():
         return jsonify(review=review.id, rating=review.rating)
-    return redirect(url_for("study.reviewed", deck_id=deck.id, review_id=review.id), code=303)
+    return redirect(url_for("study.reviewed", deck_id=deck.id, review_id=review.id, **_ahead_args()), code=303)
+
+
+def _ahead() -> bool:
+    """Did the learner ask to study ahead (the day's end's button; kept by the answer and grade forms)?"""
+    return (request.values.get("ahead") or "") == "1"
+
+
+def _ahead_args() -> dict[str, Any]:
+    return {"ahead": "1"} if _ahead() else {}
 
 
 def _seconds() -> float:
@@ -300,6 +323,7 @@ def reviewed(deck_id: int, review_id: int) -> ResponseReturnValue:
         groups=grouped_answers(card, feedback),
         form=ActionForm(),
         can_change=last is not None and last.id == review.id,
+        ahead=_ahead(),
     )
 
 
@@ -313,7 +337,7 @@ def grade(deck_id: int) -> ResponseReturnValue:
             service.regrade(deck, posted_number(text))
         except Refused as error:
             flash(game_message(error), "error")
-    return redirect(url_for("study.study", deck_id=deck.id), code=303)
+    return redirect(url_for("study.study", deck_id=deck.id, **_ahead_args()), code=303)
 
 
 @bp.post("/decks/<id:deck_id>/undo")

@@ -1,0 +1,144 @@
+"""What a learner notices in their first week of study (issue 28, items 11-14; docs/rules.md §7.4-§7.8, §7.14,
+§7.17): the day's end and studying ahead, same-day repeats, stem cards of both kinds, the answering aids (answers
+counted, the next interval on each grade, hooks at the reveal, a typo asked again), and the small things. Database
+tests run on SQLite and PostgreSQL; decks are made from card states (no probability table to build)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from flask import Flask
+from fsrs import Rating, Scheduler, State
+from sqlalchemy import select
+
+from drills.scheduling import CardState, review_card
+from trainer.core.accounts import Learner
+from trainer.core.database import db
+from trainer.study import service
+from trainer.study.models import Deck, DeckCard
+
+from .test_study import _sign_up, _token
+
+T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+FR = {"Accept-Language": "fr"}
+
+
+@pytest.fixture
+def study_app(app: Flask) -> Flask:
+    app.config["TIRAGE_FSRS_FUZZ"] = False  # exact due dates
+    return app
+
+
+def _learner(name: str = "lea") -> Learner:
+    return db.session.execute(select(Learner).where(Learner.username == name)).scalar_one()
+
+
+def _deck(keys: tuple[str, ...], kind: str = "words", **limits: int) -> Deck:
+    """A deck of the signed-up learner whose cards are given by id (no probability table to build)."""
+    states = [CardState(key, rank) for rank, key in enumerate(keys, start=1)]
+    source = {"kind": kind, "text": ""} if kind == "words" else {"kind": kind, "length": 6, "count": 1}
+    deck, _ = service.create_deck(_learner(), "mine", "en", source, states=states, **limits)
+    return deck
+
+
+def _row(deck: Deck, card_id: str) -> DeckCard:
+    return db.session.execute(
+        select(DeckCard).where(DeckCard.deck_id == deck.id, DeckCard.card_id == card_id)
+    ).scalar_one()
+
+
+def _text(html: str) -> str:
+    """A page's text as read: tags gone, spaces folded."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# ---------------------------------------------------------------- item 11: the day's end, same-day repeats
+
+
+def test_a_same_day_repeat_never_lengthens_an_interval() -> None:
+    """§7.7: a new card graded Easy is in review for 8 days (stability 8.3); answered again 30 s later, fsrs alone
+    would make it 13.0 days. Here a pass within a day of the last review leaves the card as it was; Again still
+    sends it to relearning."""
+    scheduler = Scheduler(enable_fuzzing=False)
+    first = review_card(CardState("a"), Rating.Easy, T0, scheduler).after
+    assert first.fsrs is not None and round(first.fsrs.stability, 1) == 8.3
+    assert first.fsrs.due == T0 + timedelta(days=8)
+    for rating in (Rating.Hard, Rating.Good, Rating.Easy):
+        for later in (timedelta(seconds=30), timedelta(hours=23, minutes=59)):
+            again = review_card(first, rating, T0 + later, scheduler)
+            assert again.after.fsrs is not None and again.log.rating == rating
+            assert again.after.fsrs.stability == first.fsrs.stability  # Easy alone would have made it 13.0
+            assert again.after.fsrs.due == T0 + later + timedelta(days=8)  # the same 8 days, from the repeat
+    lapse = review_card(first, Rating.Again, T0 + timedelta(seconds=30), scheduler).after
+    assert lapse.fsrs is not None and lapse.fsrs.state == State.Relearning
+    next_day = review_card(first, Rating.Easy, T0 + timedelta(days=1), scheduler).after
+    assert next_day.fsrs is not None and next_day.fsrs.stability > first.fsrs.stability  # a day later it counts
+
+
+@pytest.mark.parametrize(
+    ("headers", "done", "tomorrow", "ahead", "nothing_ahead"),
+    [
+        (
+            {},
+            "Done for today",
+            "Tomorrow: 0 reviews due · 1 new card",
+            "Study ahead",
+            "Nothing is left to study ahead today.",
+        ),
+        (
+            FR,
+            "Fini pour aujourd’hui",
+            "Demain : 0 révision due · 1 nouvelle carte",
+            "Étudier en avance",
+            "Il ne reste rien à étudier en avance aujourd’hui.",
+        ),
+    ],
+)
+def test_the_days_end_says_what_is_next_and_studies_ahead_only_when_asked(
+    study_app: Flask, headers: dict[str, str], done: str, tomorrow: str, ahead: str, nothing_ahead: str
+) -> None:
+    """§7.8: one new card a day. Two cards answered Easy two days ago (due in 6 days), today's new card answered
+    Easy: the page says the day is done and what tomorrow holds (the fourth card), and shows none of the three by
+    itself. "Study ahead" brings the two older ones, never today's (answering it again would change nothing)."""
+    client = study_app.test_client()
+    _sign_up(client)
+    now = datetime.now(UTC)
+    older, today = ("anagram:en:AEILNOT", "anagram:en:AEINRST"), "anagram:en:ADEINOR"
+    with study_app.app_context():
+        deck = _deck((*older, today, "anagram:en:AEGINRT"), new_per_day=1)
+        for key, when in ((older[0], now - timedelta(days=2)), (older[1], now - timedelta(days=2)), (today, now)):
+            row = _row(deck, key)
+            service.answer(deck, row, service.card_of(deck, row).solutions(), 2.0, when)  # all right, fast: Easy
+        deck_id, today_id = deck.id, _row(deck, today).id
+    url = f"/study/decks/{deck_id}"
+    page = _text(client.get(url, headers=headers).get_data(as_text=True))
+    assert done in page and tomorrow in page and ahead in page
+    assert not re.search(r"AEILNOT|AEINRST|ADEINOR|AEGINRT", page)
+    token = _token(client, url)
+    seen = []
+    for _ in range(2):  # the two cards answered two days ago, ahead of their day
+        early = client.get(f"{url}?ahead=1", headers=headers).get_data(as_text=True)
+        card = re.search(r'name="card" value="(\d+)"', early)
+        prompt = re.search(r'class="prompt">([A-Z?]+)<', early)
+        assert card is not None and prompt is not None
+        assert 'name="ahead" value="1"' in early  # the answer keeps the learner studying ahead
+        seen.append(prompt.group(1))
+        with study_app.app_context():
+            deck = db.session.get(Deck, deck_id)
+            row = db.session.get(DeckCard, int(card.group(1)))
+            assert deck is not None and row is not None
+            answers = " ".join(service.card_of(deck, row).solutions())
+        answered = client.post(
+            f"{url}/answer",
+            data={"csrf_token": token, "card": card.group(1), "answers": answers, "seconds": "2", "ahead": "1"},
+        )
+        assert answered.status_code == 303 and "ahead=1" in answered.headers["Location"]
+        shown = client.get(answered.headers["Location"]).get_data(as_text=True)
+        assert f'href="/study/decks/{deck_id}?ahead=1" data-next' in shown
+    assert sorted(seen) == ["AEILNOT", "AEINRST"]
+    assert nothing_ahead in _text(client.get(f"{url}?ahead=1", headers=headers).get_data(as_text=True))
+    with study_app.app_context():
+        row = db.session.get(DeckCard, today_id)
+        assert row is not None and row.stability is not None and round(row.stability, 1) == 8.3
