@@ -849,12 +849,57 @@ def test_idle_connections_are_closed_and_one_address_cannot_take_them_all(server
         streams.append(connection)
     status, headers, body = server.request("GET", f"/api/games/{game['id']}/events?timeout=0")
     assert status == 429 and "too many event streams" in body and int(headers["retry-after"]) > 0
-    status, _headers, _body = server.request(
-        "GET", f"/api/games/{game['id']}/events?timeout=0", headers={"X-Forwarded-For": "203.0.113.9"}
-    )
-    assert status == 200
+    # Another address is not; a forwarded one is not another address unless its proxy is trusted (none here).
+    assert _stream_status(server, game["id"], source="127.0.0.2") == 200
+    assert _stream_status(server, game["id"], forwarded="203.0.113.9") == 429
     for connection in streams:
         connection.close()
+
+
+def _stream(server: TirageServer, game_id: int, source: str, forwarded: str | None = None) -> tuple[int, socket.socket]:
+    """An event stream opened from the loopback address ``source`` (claiming ``forwarded`` in X-Forwarded-For): the
+    status it was answered and its connection, left open."""
+    connection = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+    claimed = f"X-Forwarded-For: {forwarded}\r\n" if forwarded else ""
+    connection.sendall(f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: x\r\n{claimed}\r\n".encode())
+    return int(connection.recv(4096).split(b" ", 2)[1]), connection
+
+
+def _stream_status(server: TirageServer, game_id: int, source: str = "127.0.0.1", forwarded: str | None = None) -> int:
+    status, connection = _stream(server, game_id, source, forwarded)
+    connection.close()
+    return status
+
+
+def test_x_forwarded_for_is_read_only_from_the_proxies_the_operator_names(
+    tmp_path: Path, lexicon_store: LexiconStore, en_lexicon: Lexicon
+) -> None:
+    """uvicorn trusted X-Forwarded-For from any client at 127.0.0.1: one there claimed a fresh address per request
+    and got a fresh per-address budget. Only TIRAGE_TRUSTED_PROXIES's proxies are believed (docs/deployment.md)."""
+    limits = {"TIRAGE_STREAMS_PER_ADDRESS": "1", "TIRAGE_TRUSTED_PROXIES": "127.0.0.2, 192.0.2.0/24"}
+    serving = _serve(tmp_path, lexicon_store.cache_dir, **limits)
+    server = next(serving)
+    try:
+        game = server.ok("POST", "/api/games", {}, _director(server), 201)
+        status, held = _stream(server, game["id"], "127.0.0.1")
+        assert status == 200
+        # 127.0.0.1 is no proxy here: what it claims is ignored, it has its one stream already.
+        assert _stream_status(server, game["id"], "127.0.0.1", forwarded="203.0.113.9") == 429
+        # The proxy at 127.0.0.2 speaks for its clients: each forwarded address is counted on its own.
+        status, behind = _stream(server, game["id"], "127.0.0.2", forwarded="203.0.113.9")
+        assert status == 200
+        assert _stream_status(server, game["id"], "127.0.0.2", forwarded="203.0.113.9") == 429
+        assert _stream_status(server, game["id"], "127.0.0.2", forwarded="203.0.113.10") == 200
+        held.close()
+        behind.close()
+    finally:
+        serving.close()
+    # A setting that names no address stops the server at start, saying which entry.
+    bad = TirageServer(tmp_path / "bad", lexicon_store.cache_dir, env_extra={"TIRAGE_TRUSTED_PROXIES": "nginx"})
+    done = subprocess.run(
+        [*tirage_command(), "serve", "--port", str(bad.port)], env=bad.env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode != 0 and "TIRAGE_TRUSTED_PROXIES: 'nginx' is not an address or a network" in done.stderr
 
 
 def _read_only(path: Path, on: bool) -> None:

@@ -62,10 +62,15 @@ def serve(
 
     import uvicorn
 
+    from .http.addresses import trusted_proxies
     from .http.lan import is_wildcard, origin
     from .live.connections import GuardedConnections
     from .server import serving_app
 
+    try:
+        proxies = trusted_proxies(os.environ.get("TIRAGE_TRUSTED_PROXIES"))
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
     _raise_open_files_limit()  # each live stream is an open connection
     # "" is every address: one socket for IPv4 and one for IPv6 (asyncio's; several workers share IPv4's only).
     listen = host if host is not None else "" if lan else "127.0.0.1"
@@ -81,7 +86,12 @@ def serve(
         "timeout_graceful_shutdown": 5,
         "lifespan": "on",
         "http": GuardedConnections,  # request heads in time, connections per address capped
+        # X-Forwarded-For and -Proto only from the proxies the operator names (uvicorn would trust any from 127.0.0.1)
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies,
     }
+    if proxies:
+        click.echo(f"X-Forwarded-For trusted from {', '.join(proxies)} (TIRAGE_TRUSTED_PROXIES)")
     where = f"every address of this machine, port {port}" if on_network else f"{origin('http', listen, port)}/"
     if workers == 1:
         app = _create_app(

@@ -24,3 +24,19 @@ def client_network(address: str | None) -> str:
             return str(parsed.ipv4_mapped)
         return str(ipaddress.IPv6Network(f"{parsed}/{IPV6_PREFIX}", strict=False))
     return str(parsed)
+
+
+def trusted_proxies(value: str | None) -> list[str]:
+    """The proxies whose ``X-Forwarded-For`` names the client (``TIRAGE_TRUSTED_PROXIES``): addresses or networks,
+    separated by commas or spaces; none when unset. Any other client's header is ignored, loopback ones included:
+    a client on the same machine (or a tool spreading its connections over 127.0.0.0/8) is counted by its own
+    address. Raises ValueError, naming the entry, for one that is neither."""
+    proxies = []
+    for entry in (value or "").replace(",", " ").split():
+        try:
+            proxies.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ValueError(
+                f"TIRAGE_TRUSTED_PROXIES: {entry!r} is not an address or a network (such as 127.0.0.1 or 10.0.0.0/24)"
+            ) from None
+    return proxies

@@ -120,7 +120,7 @@ def _everyone() -> str:
 
 def _address() -> str:
     """The client's address (its /64 network for IPv6). Behind a reverse proxy the server must pass the client's
-    own (uvicorn rewrites it from X-Forwarded-For for the proxies in --forwarded-allow-ips)."""
+    own (uvicorn rewrites it from X-Forwarded-For for the proxies in TIRAGE_TRUSTED_PROXIES, and for no other)."""
     return client_network(get_remote_address())
 
 
