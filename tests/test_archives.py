@@ -240,8 +240,9 @@ def test_a_game_whose_draw_is_still_being_played_elsewhere_stays_out_of_the_arch
     other_rule = api.new_game(bruno, seed=SEED + 21, draw_rule={"min_vowels": 1})["id"]  # another draw: no matter
     assert not _hidden(api, app, a)
     b = api.new_game(bruno, seed=SEED + 21, max_rounds=2, reveal_seconds=None)["id"]
-    assert _hidden(api, app, a)  # B's lobby has closed no round
+    assert not _hidden(api, app, a)  # B's lobby has shown nothing: it holds nobody back (issue 26)
     api.ok("POST", f"/api/games/{b}/start", token=bruno)
+    assert _hidden(api, app, a)  # B has opened round 1: the embargo starts
     api.ok("POST", f"/api/games/{b}/close", token=bruno)
     assert _hidden(api, app, a)  # A showed round 2, which B has not closed
     api.ok("POST", f"/api/games/{b}/next", token=bruno)
@@ -257,7 +258,7 @@ def test_a_game_whose_draw_is_still_being_played_elsewhere_stays_out_of_the_arch
     room = api.ok("POST", f"/api/competitions/{event['code']}/rooms", token=bruno, status=201)["id"]
     api.ok("POST", f"/api/games/{first}/start", token=alice)
     api.ok("POST", f"/api/games/{first}/end", token=alice)
-    assert _hidden(api, app, first)
+    assert not _hidden(api, app, first)  # the other room waits in its lobby
     api.ok("POST", f"/api/games/{room}/start", token=bruno)
     assert _hidden(api, app, first)  # the room shows round 1 but has not closed it
     api.ok("POST", f"/api/games/{room}/close", token=bruno)

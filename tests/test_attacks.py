@@ -594,8 +594,8 @@ def _stream_lines(server: TirageServer, path: str, headers: dict[str, str]) -> t
 
 def test_an_outsiders_event_stream_ends_when_another_game_takes_the_draw(server: TirageServer) -> None:
     """docs/rules.md §6.4, "Shared draws": on the event hub, an outsider's open stream stops as a second game of
-    the same draw is made (it would otherwise go on showing racks and tops the second game has not reached), and
-    it is refused when it comes back; the game's own players keep theirs."""
+    the same draw opens its first round (it would otherwise go on showing racks and tops the second game has not
+    reached), and it is refused when it comes back; the game's own players keep theirs."""
     director = _director(server)
     seed = 10**19 + 31337
     game = server.ok("POST", "/api/games", {"round_seconds": 600, "reveal_seconds": None, "seed": seed}, director, 201)
@@ -607,7 +607,9 @@ def test_an_outsiders_event_stream_ends_when_another_game_takes_the_draw(server:
     player, player_ended = _stream_lines(server, path, {"Authorization": f"Bearer {ann['token']}"})
     wait_until(lambda: any("round_started" in line for line in outsider), "the outsider's catch-up", 10, str)
 
-    server.ok("POST", "/api/games", {"round_seconds": 600, "seed": seed}, director, 201)  # the same draw again
+    again = server.ok("POST", "/api/games", {"round_seconds": 600, "seed": seed}, director, 201)  # the same draw
+    # A lobby shows nothing of the draw (issue 26): the outsider's stream stops as the other game opens round 1.
+    server.ok("POST", f"/api/games/{again['id']}/start", token=director)
     assert outsider_ended.wait(10), "the outsider's stream goes on"
     assert not any("draw_shared" in line for line in outsider)
     status, _headers, text = server.request("GET", path)

@@ -110,7 +110,7 @@ def test_a_simultaneous_game_through_the_api(api: Api, en_rules: Ruleset, en_lex
 
     api.ok("POST", f"/api/games/{first['id']}/close", token=alice)
     waiting = api.get(f"/api/competitions/{code}/ranking")
-    assert waiting["rounds_counted"] == 0 and waiting["waiting_for"] == [second["join_code"]]
+    assert waiting["rounds_counted"] == 0 and waiting["waiting_for"] == ["Room 2"]  # by name, never a code (§6.22)
     # Room B's players may not see room A's round 1 before their own room closes it (docs/rules.md §6.4).
     refused, _answer = api.call("GET", f"/api/games/{first['id']}/rounds/1", token=joined["Bob"]["token"])
     assert refused == 403
@@ -121,7 +121,7 @@ def test_a_simultaneous_game_through_the_api(api: Api, en_rules: Ruleset, en_lex
     ranking = api.get(f"/api/competitions/{code}/ranking")
     assert ranking["rounds_counted"] == 1 and ranking["waiting_for"] == []
     lines = {(s["room"], s["name"]): s for s in ranking["standings"]}
-    ann, bob = lines[(first["join_code"], "Ann")], lines[(second["join_code"], "Bob")]
+    ann, bob = lines[("Room 1", "Ann")], lines[("Room 2", "Bob")]
     assert (ann["rank"], ann["solos"], bob["rank"], bob["solos"]) == (1, 0, 1, 0)  # found in both rooms: no solo
     room_a = {s["name"]: s for s in api.get(f"/api/games/{first['id']}/standings")["standings"]}
     assert room_a["Ann"]["solos"] == 1  # the room's own standings: Ann alone found it there

@@ -155,9 +155,10 @@ def test_games_of_one_list_share_their_draw_and_the_games_of_its_seed_do_not(api
     api.new_game(alice, seed=first["seed"])  # the seed of a game with imposed draws draws none of its racks
     assert api.call("GET", f"/api/games/{first['id']}")[0] == 200
     second = api.new_game(alice, draws=PASTED, reveal_seconds=None)  # the same list, as published
+    assert api.call("GET", f"/api/games/{first['id']}")[0] == 200  # in its lobby it holds nobody back (issue 26)
+    api.ok("POST", f"/api/games/{second['id']}/start", token=alice)
     code, answer = api.call("GET", f"/api/games/{first['id']}", documented=False)  # §6.4's 403: not in the API document
     assert code == 403 and "shares its draw" in answer["error"]
-    api.ok("POST", f"/api/games/{second['id']}/start", token=alice)
     api.ok("POST", f"/api/games/{second['id']}/close", token=alice)
     assert api.call("GET", f"/api/games/{first['id']}")[0] == 200
 

@@ -888,9 +888,13 @@ def test_a_game_sharing_its_draw_shows_outsiders_nothing_until_the_other_game_cl
     assert all(client.get(path).status_code == 200 for path in public)  # alone with its draw: public once closed
     client.post(f"/api/games/{gid}/next", headers=bearer(alice))  # round 2 of the first game is open
 
-    # Bruno's club plays the same draw (the same seed, the same rules), an hour behind.
+    # Bruno's club plays the same draw (the same seed, the same rules), an hour behind. Its lobby has shown
+    # nothing and holds nobody back (issue 26); the embargo starts as it opens round 1.
     second = new_game(client, bruno, seed=SEED)
     cleo = api_join(client, second["join_code"], "Cleo")
+    assert all(client.get(path).status_code == 200 for path in public)
+    sid = second["id"]
+    client.post(f"/api/games/{sid}/start", headers=bearer(bruno))
     for path in public:
         answer = client.get(path)
         assert answer.status_code == 403, path
@@ -917,8 +921,6 @@ def test_a_game_sharing_its_draw_shows_outsiders_nothing_until_the_other_game_cl
         )
     ]
     assert kinds.index("draw_shared") > kinds.index("round_started")
-    sid = second["id"]
-    client.post(f"/api/games/{sid}/start", headers=bearer(bruno))
     assert client.get(f"/api/games/{sid}").status_code == 200
     client.post(f"/api/games/{sid}/close", headers=bearer(bruno))
     assert client.get(f"/api/games/{gid}").status_code == 403  # the first game has shown round 2's rack

@@ -18,7 +18,7 @@ from ..games import draws, service
 from ..games.models import Game, Player
 from ..http.auth import bearer
 from ..http.errors import refusal_answer
-from ..http.session import PLAYER_TOKENS, session_token
+from ..http.session import PLAYER_TOKENS, session_token, session_tokens
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -91,7 +91,7 @@ def asker_inside(game: Game) -> bool:
         return draws.inside(game, director.id if director is not None else None, token)
     user = current_user
     director_id = user.director.id if getattr(user, "is_authenticated", False) and hasattr(user, "director") else None
-    return draws.inside(game, director_id, session_token(PLAYER_TOKENS, game.id))
+    return draws.inside(game, director_id, session_token(PLAYER_TOKENS, game.id), session_tokens(PLAYER_TOKENS))
 
 
 def arbitrated_game(game_id: int) -> tuple[Game, Director]:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
+from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 
 from ..core.errors import Refused
-from ..duplicate.competition import split_key
 from ..games import competitions, present
 from ..games.models import Competition, Game
 from ..http.body import json_body
 from ..http.ids import MAX_GAME_ID
-from .common import bp, get_game, require_director
+from ..http.rooms import room_label
+from .common import bp, directed_game, get_game, require_director
 
 
 def _own_game(game_id: object, director_id: int) -> Game:
@@ -27,6 +27,7 @@ def _own_game(game_id: object, director_id: int) -> Game:
 
 
 def _described(competition: Competition) -> dict[str, Any]:
+    """The competition as its own director sees it: their games with their join codes."""
     return {
         "code": competition.code,
         "kind": competition.kind,
@@ -41,7 +42,8 @@ def create_competition() -> ResponseReturnValue:
     data = json_body()
     kind = data.get("kind")
     if kind == competitions.SIMULTANEOUS:
-        made = competitions.create_simultaneous(director, data.get("name"), _own_game(data.get("game_id"), director.id))
+        first = _own_game(data.get("game_id"), director.id)
+        made = competitions.create_simultaneous(director, data.get("name"), first, data.get("room_name"))
     elif kind == competitions.TOURNAMENT:
         made = competitions.create_tournament(director, data.get("name"))
     else:
@@ -52,8 +54,19 @@ def create_competition() -> ResponseReturnValue:
 @bp.post("/competitions/<code>/rooms")
 def open_room(code: str) -> ResponseReturnValue:
     director = require_director()
-    room = competitions.open_room(competitions.find(code), director)
-    return jsonify(present.created(room)), 201
+    data = json_body() if request.get_data(cache=True) else {}  # a body is optional: the room's name
+    room = competitions.open_room(competitions.find(code), director, data.get("room_name"))
+    return jsonify({**present.created(room), "room_name": room.room_name}), 201
+
+
+@bp.post("/games/<game_id:game_id>/room-name")
+def name_room(game_id: int) -> ResponseReturnValue:
+    """The room's director names it on the event's ranking (their club's name); null or "" for "Room n"."""
+    game, director = directed_game(game_id)
+    competitions.name_room(game, json_body().get("room_name"), director)
+    label = competitions.room_label_of(game)
+    assert label is not None  # name_room refuses a game that is no room
+    return jsonify(room_name=game.room_name, room=room_label(label.number, label.name))
 
 
 @bp.post("/competitions/<code>/games")
@@ -80,25 +93,34 @@ def _standing(s: Any, name: str) -> dict[str, Any]:
 
 @bp.get("/competitions/<code>/ranking")
 def ranking(code: str) -> ResponseReturnValue:
-    """The ranking as its page shows it: only rounds every room has closed, only finished tournament games."""
+    """The ranking as its page shows it: only rounds every room has closed, only finished tournament games. Open
+    to anyone with the event's code, so rooms and games are named, never given by their join codes or ids (a room
+    by its name, docs/rules.md §6.22; a tournament's game by its place in it)."""
     competition = competitions.find(code)
-    answer = _described(competition)
+    answer: dict[str, Any] = {"code": competition.code, "kind": competition.kind, "name": competition.name}
     if competition.kind == competitions.SIMULTANEOUS:
         event = competitions.event_ranking(competition)
+        labels = competitions.room_labels(competition)
         lines = []
         for s in event.results.standings:
-            room, name = split_key(s.player)
-            lines.append({**_standing(s, name), "room": room})
+            room, name = event.line(s.player)
+            lines.append({**_standing(s, name), "room": room_label(room.number, room.name)})
         answer.update(
+            rooms=[
+                {"name": room_label(labels[g.id].number, labels[g.id].name), "status": g.status}
+                for g in competition.games
+            ],
             rounds_counted=event.counted,
             top_total=event.results.top_total,
-            waiting_for=[g.join_code for g in event.waiting],
+            waiting_for=[room_label(room.number, room.name) for room in event.waiting],
             standings=lines,
         )
     else:
         tournament = competitions.tournament_ranking(competition)
+        number = {game.id: n for n, game in enumerate(tournament.games, start=1)}
         answer.update(
-            games_counted=[g.join_code for g in tournament.counted],
+            games=[{"number": number[g.id], "status": g.status} for g in tournament.games],
+            games_counted=[number[g.id] for g in tournament.counted],
             top_total=tournament.results.top_total,
             standings=[
                 {**_standing(line, line.player), "game_totals": list(line.game_totals)}

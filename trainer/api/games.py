@@ -20,8 +20,10 @@ from ..core.errors import Refused
 from ..games import bulletins, export, present, service, topping
 from ..games.cache import cached, game_results
 from ..games.models import Game, Round
+from ..http.auth import bearer
 from ..http.body import json_body
 from ..http.ratelimit import limited, refused_guess
+from ..http.session import PLAYER_TOKENS, session_tokens
 from .common import (
     arbitrated_game,
     asker_inside,
@@ -60,7 +62,9 @@ def create_game() -> ResponseReturnValue:
 def join() -> ResponseReturnValue:
     data = json_body()
     try:
-        player, token = service.join_game(data.get("code"), data.get("name"))
+        # A place held in another room of a simultaneous game, by this client's token or its session (§6.22).
+        held = (*filter(None, [bearer()]), *session_tokens(PLAYER_TOKENS))
+        player, token = service.join_game(data.get("code"), data.get("name"), held_tokens=held)
     except Refused as error:
         if error.code == "unknown_code":
             refused_guess()

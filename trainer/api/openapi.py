@@ -89,7 +89,15 @@ _PERCENTAGE = {
     "98.75, 789 of 800 is 98.63, 500 of 800 is 62.5 (62.50); 0.0 while the top total is 0 (docs/rules.md §6.13).",
 }
 _STR = {"type": "string"}
+# An arbiter's reason (a correction, a ruling, a cancellation): the forms' 200 characters (docs/rules.md §6.19).
+_REASON = {"type": "string", "minLength": 1, "maxLength": 200}
 _TIME = {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601, UTC (Z)."}
+_ROOM_NAME = {
+    "type": ["string", "null"],
+    "maxLength": 80,
+    "description": "A room's name on its simultaneous game's public ranking: your club's (docs/rules.md §6.22). "
+    "Left out, null or empty: Room n, by the room's place in the event. Never a join code.",
+}
 
 
 def _setting_schema(setting: Setting) -> dict[str, Any]:
@@ -415,7 +423,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "player_id": _INT,
             "score": {"type": "integer", "minimum": 0, "maximum": 10000},
-            "reason": {"type": "string", "minLength": 1},
+            "reason": _REASON,
         },
     },
     "Correction": {"type": "object", "properties": {"score": _INT, "reason": _STR, "author": _STR}},
@@ -426,7 +434,7 @@ SCHEMAS: dict[str, Any] = {
             "player_id": _INT,
             "kind": {"enum": ["warning", "penalty", "solo_granted", "solo_withdrawn"]},
             "points": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "A penalty's points only."},
-            "reason": {"type": "string", "minLength": 1},
+            "reason": _REASON,
         },
     },
     "BulletinRequest": {
@@ -471,6 +479,16 @@ SCHEMAS: dict[str, Any] = {
             "kind": {"enum": ["simultaneous", "tournament"]},
             "name": {"type": "string", "minLength": 1, "maxLength": 80},
             "game_id": {"type": "integer", "description": "A simultaneous game's first room: your game in its lobby."},
+            "room_name": _ROOM_NAME,
+        },
+    },
+    "RoomRequest": {"type": "object", "properties": {"room_name": _ROOM_NAME}},
+    "RoomName": {
+        "type": "object",
+        "required": ["room_name", "room"],
+        "properties": {
+            "room_name": {"type": ["string", "null"], "description": "The name you set; null: the default."},
+            "room": {"type": "string", "description": "The room as the ranking names it (Room n by default)."},
         },
     },
     "CompetitionGameRequest": {"type": "object", "required": ["game_id"], "properties": {"game_id": _INT}},
@@ -491,13 +509,39 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "CompetitionRanking": {
-        "allOf": [_ref("Competition")],
         "type": "object",
-        "required": ["top_total", "standings"],
+        "description": "Public: rooms by their names and a tournament's games by their places, never a join code "
+        "or a game id (docs/rules.md §6.22).",
+        "required": ["code", "kind", "name", "top_total", "standings"],
         "properties": {
+            "code": {"type": "string", "description": "The event's code (other directors open a room with it)."},
+            "kind": {"enum": ["simultaneous", "tournament"]},
+            "name": _STR,
+            "rooms": {
+                "type": "array",
+                "description": "Simultaneous: its rooms, by their names (the club's, or Room n), in opening order.",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "status"],
+                    "properties": {"name": _STR, "status": _STR},
+                },
+            },
+            "games": {
+                "type": "array",
+                "description": "Tournament: its games by their places in it, from 1.",
+                "items": {
+                    "type": "object",
+                    "required": ["number", "status"],
+                    "properties": {"number": _INT, "status": _STR},
+                },
+            },
             "rounds_counted": {"type": "integer", "description": "Simultaneous: the rounds every room has closed."},
-            "waiting_for": {"type": "array", "items": _STR, "description": "Rooms behind the others."},
-            "games_counted": {"type": "array", "items": _STR, "description": "Tournament: the finished games."},
+            "waiting_for": {"type": "array", "items": _STR, "description": "Rooms behind the others, by their names."},
+            "games_counted": {
+                "type": "array",
+                "items": _INT,
+                "description": "Tournament: the finished games, by their places in it.",
+            },
             "top_total": _INT,
             "standings": {
                 "type": "array",
@@ -507,7 +551,7 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {
                         "rank": _INT,
                         "name": _STR,
-                        "room": {"type": "string", "description": "Simultaneous: the player's room."},
+                        "room": {"type": "string", "description": "Simultaneous: the player's room, by its name."},
                         "total": _INT,
                         "negatif": _NEGATIF,
                         "percentage": _PERCENTAGE,
@@ -521,7 +565,7 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
-    "CancelRequest": {"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}},
+    "CancelRequest": {"type": "object", "required": ["reason"], "properties": {"reason": _REASON}},
     "Ruling": {
         "type": "object",
         "properties": {
@@ -908,8 +952,9 @@ PATHS: dict[str, Any] = {
         "post": {
             "tags": ["director"],
             "summary": "Warn, penalise, grant or withdraw a solo",
-            "description": "On a closed round, with its reason; logged (`ruled`) and kept. From the free warnings "
-            "on, each warning costs the game's `warning_penalty` (docs/rules.md §6.19).",
+            "description": "On a closed round, with its reason (at most 200 characters); logged (`ruled`) and kept. "
+            "From the free warnings on, each warning costs the game's `warning_penalty` (docs/rules.md §6.19). A "
+            "player is given at most 20 rulings in a round, cancelled ones included (409 `too_many_rulings`).",
             "security": DIRECTOR,
             "parameters": [GAME_ID, ROUND],
             "requestBody": _body("RulingRequest"),
@@ -953,12 +998,30 @@ PATHS: dict[str, Any] = {
         "post": {
             "tags": ["director"],
             "summary": "Open your room in a simultaneous game",
-            "description": "A game of yours with the event's settings and draw (its own code, projector, clock).",
+            "description": "A game of yours with the event's settings and draw (its own code, projector, clock). "
+            "The body is optional: `room_name`, the room's name on the ranking.",
             "security": DIRECTOR,
             "parameters": [COMPETITION_CODE],
+            "requestBody": {**_body("RoomRequest"), "required": False},
             "responses": {
                 **_ok("GameCreated", "The room.", "201"),
-                **_errors(401, 403, 404, 409, 422, 429),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
+            },
+        }
+    },
+    "/api/games/{game_id}/room-name": {
+        "post": {
+            "tags": ["director"],
+            "summary": "Name your room of a simultaneous game on its ranking",
+            "description": "Your club's name, shown on the event's public ranking instead of a code "
+            "(docs/rules.md §6.22); null or empty gives back the default, Room n. Two rooms of an event cannot "
+            "have names that read the same, and a name cannot be a join code.",
+            "security": DIRECTOR,
+            "parameters": [GAME_ID],
+            "requestBody": _body("RoomRequest"),
+            "responses": {
+                **_ok("RoomName", "Named."),
+                **_errors(400, 401, 403, 404, 409, 413, 422, 429),
             },
         }
     },
@@ -989,10 +1052,12 @@ PATHS: dict[str, Any] = {
         "post": {
             "tags": ["director"],
             "summary": "Enter a paper bulletin",
-            "description": "For a player without a phone (docs/rules.md §6.21): `player` is a table number or a name. "
+            "description": "For a player without a phone (docs/rules.md §6.21): `player` is a table number or a name; "
+            "a phone player's plays come only from their phone (403 `not_paper_player`). "
             "Taken in the round being played, with the time it is entered; after the close, only for the round just "
-            "closed and with `declared_on_time` (the arbiter's word that the slip was handed in before the "
-            "deadline). The game's director or one of their assistant arbiters.",
+            "closed, until the next round opens, for a player who was in it, and with `declared_on_time` (the "
+            "arbiter's word that the slip was handed in before the deadline). The game's director or one of their "
+            "assistant arbiters.",
             "security": DIRECTOR,
             "parameters": [GAME_ID],
             "requestBody": _body("BulletinRequest"),
@@ -1099,7 +1164,8 @@ PATHS: dict[str, Any] = {
                 "Named events (`event:` is the kind: created, joined, round_started, submission, paused, "
                 "resumed, extended, round_closed, placed, corrected, ruled, ruling_cancelled, finished), each with "
                 "its `id:`; the "
-                "data is a JSON object with `id`, `kind`, `at` and the event's fields. Submissions carry "
+                "data is a JSON object with `id`, `kind`, `at` and the event's fields (a ruling's own kind is "
+                "`ruling_kind`: the data never overwrites `id`, `kind`, `at` or `by`). Submissions carry "
                 "only counts; `quiet=1` leaves out the per-player events (joined, submission). Every 15 s a "
                 "`heartbeat` event without id (data `{}`) says the connection is alive; the stream ends after "
                 "`timeout` seconds "

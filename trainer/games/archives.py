@@ -184,6 +184,15 @@ class ArchivePage:
         return max(1, ceil(self.total / self.query.per_page))
 
 
+def held_back_games() -> list[Game]:
+    """The finished games kept out of the archive now because another game of their draw, playing, has not caught up
+    with them (docs/rules.md §6.4), oldest first: the list says how many, and why (trainer.games.draws.held_back_by)."""
+    held = draws.finished_not_shown()
+    if not held:
+        return []
+    return list(db.session.execute(select(Game).where(Game.id.in_(held)).order_by(Game.created_at)).scalars())
+
+
 def _archived() -> list[ColumnElement[bool]]:
     """What makes a game part of the archive now: finished after at least one round, and shown to everyone."""
     held_back = draws.finished_not_shown()

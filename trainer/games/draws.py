@@ -6,14 +6,21 @@ imposed draws (docs/rules.md §6.18) play the same racks whatever they place; a 
 nothing with the games of its seed, which draws none of its racks. Whatever one of
 them has shown (a rack, a top, a score) is then the other's future. So a game that has shown a round some
 other game of its draw has not yet closed is shown only to its insiders (its director, its players) until
-that game closes it, finishes, or is ended. Outsiders (anyone else holding the game's id) are refused.
+that game closes it, finishes, or is ended. Outsiders (anyone else holding the game's id) are refused. A game
+still in its lobby has shown nothing and holds nobody back: the embargo starts when it opens its first round.
 
-A game created with the draw of others writes ``draw_shared`` in their event logs: an outsider's event
-stream of those games ends there (and is refused when it comes back, while the embargo lasts).
+A game opening its first round with the draw of others writes ``draw_shared`` in their event logs: an outsider's
+event stream of those games ends there (and is refused when it comes back, while the embargo lasts).
+
+A player who holds a place in two games of one draw (two rooms of a simultaneous game, docs/rules.md §6.22) is an
+insider of each only while the other has closed as many rounds: in the room ahead they are an outsider, so they
+never see a round's results there before it is closed in their other room. The same person is the same learner
+account, the same name (§6.16) in another room of the same event, or a token the same browser holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask import Flask
@@ -44,8 +51,11 @@ def _draws_alike(game: Game, other: Game) -> bool:
 
 
 def _siblings(game: Game) -> list[Game]:
-    """The other games of ``game``'s draw that are still being played (not finished)."""
-    candidates = db.session.execute(select(Game).where(*_same_draw(game), Game.status != GameStatus.FINISHED)).scalars()
+    """The other games of ``game``'s draw that are being played: past their lobby (a lobby has shown nothing, so it
+    holds nobody back) and not finished."""
+    candidates = db.session.execute(
+        select(Game).where(*_same_draw(game), Game.status != GameStatus.FINISHED, Game.round_number > 0)
+    ).scalars()
     return [other for other in candidates if _draws_alike(game, other)]
 
 
@@ -101,6 +111,7 @@ def finished_not_shown() -> set[int]:
             finished.status == GameStatus.FINISHED,
             finished.round_number > 0,  # a game ended in its lobby showed nothing (shown_to_outsiders)
             other.status != GameStatus.FINISHED,
+            other.round_number > 0,  # a lobby holds nobody back (_siblings)
         )
     )
     return {
@@ -110,15 +121,73 @@ def finished_not_shown() -> set[int]:
     }
 
 
-def inside(game: Game, director_id: int | None = None, player_token: str | None = None) -> bool:
-    """Whether the asker is of ``game``: its director, or one of its players (by their token)."""
+@dataclass(frozen=True)
+class Holder:
+    """A game that holds another back from outsiders: it has closed ``closed`` rounds of the ``needed`` shown."""
+
+    game: Game
+    closed: int
+    needed: int
+
+
+def held_back_by(game: Game) -> list[Holder]:
+    """The games of ``game``'s draw that keep it from outsiders now (none when it is shown to everyone): those being
+    played that have not closed every round ``game`` has shown. What the console and the archive name."""
+    if game.round_number == 0:
+        return []
+    holders = [Holder(other, _closed_rounds(other), game.round_number) for other in _siblings(game)]
+    return sorted((h for h in holders if h.closed < h.needed), key=lambda h: (h.game.created_at, h.game.id))
+
+
+def _players_of_tokens(tokens: Iterable[str]) -> list[Player]:
+    hashes = {hash_token(token) for token in tokens if token}
+    if not hashes:
+        return []
+    return list(db.session.execute(select(Player).where(Player.token_hash.in_(hashes))).scalars())
+
+
+def same_person(player: Player, held_tokens: Iterable[str] = ()) -> list[Player]:
+    """The places ``player``'s person holds in other games, as the server can tell (docs/rules.md §6.22): the players
+    linked to the same learner account, the players of the same name (§6.16) in another room of the same event, and
+    the players whose tokens the same browser holds (``held_tokens``)."""
+    game = player.game
+    same = [Player.learner_id == player.learner_id] if player.learner_id is not None else []
+    if game.competition_id is not None:  # a simultaneous game's rooms (a tournament's games have other draws)
+        room = select(Game.id).where(Game.competition_id == game.competition_id)
+        same.append(and_(Player.name_key == player.name_key, Player.game_id.in_(room)))
+    found = {p.id: p for p in _players_of_tokens(held_tokens)}
+    if same:
+        found.update({p.id: p for p in db.session.execute(select(Player).where(or_(*same))).scalars()})
+    return [p for p in found.values() if p.game_id != player.game_id]
+
+
+def rounds_seen_by(player: Player, held_tokens: Iterable[str] = ()) -> int | None:
+    """How many of ``player``'s game's closed rounds its player may see: None for all of them; else the fewest rounds
+    closed in another game of the draw, still being played, where the same person holds a place (§6.22)."""
+    game = player.game
+    others = {p.game_id for p in same_person(player, held_tokens)}
+    if not others:
+        return None  # the common case, in one query or none
+    elsewhere = [other for other in _siblings(game) if other.id in others]
+    return min(_closed_rounds(other) for other in elsewhere) if elsewhere else None
+
+
+def inside(
+    game: Game, director_id: int | None = None, player_token: str | None = None, held_tokens: Iterable[str] = ()
+) -> bool:
+    """Whether the asker is of ``game``: its director, or one of its players (by their token) who holds no place
+    in another game of the draw that has closed fewer rounds (``held_tokens``: every token the asker's browser
+    holds; such a player is an outsider here until the other game catches up, docs/rules.md §6.22)."""
     if director_id is not None and director_id == game.director_id:
         return True
     if player_token:
-        found = db.session.execute(
-            select(Player.game_id).where(Player.token_hash == hash_token(player_token))
+        player = db.session.execute(
+            select(Player).where(Player.token_hash == hash_token(player_token))
         ).scalar_one_or_none()
-        return found == game.id
+        if player is None or player.game_id != game.id:
+            return False
+        seen = rounds_seen_by(player, held_tokens)
+        return seen is None or seen >= _closed_rounds(game)
     return False
 
 
@@ -129,6 +198,7 @@ class Asker:
     login_id: str | None = None  # Flask-Login's ``_user_id``, checked against the logins table
     player_token: str | None = None
     bearer: str | None = None
+    held_tokens: tuple[str, ...] = ()  # every player token the session holds (its places in other games)
 
 
 def viewer(app: Flask, game_id: int, asker: Asker) -> str | None:
@@ -141,7 +211,7 @@ def viewer(app: Flask, game_id: int, asker: Asker) -> str | None:
         login = accounts.login_of(asker.login_id) if asker.login_id else None
         director_id = login[0].id if login is not None and isinstance(login[0], accounts.Director) else None
         bearer_director = accounts.director_for_token(asker.bearer) if asker.bearer else None
-        if inside(game, director_id, asker.player_token) or inside(
+        if inside(game, director_id, asker.player_token, asker.held_tokens) or inside(
             game, bearer_director.id if bearer_director is not None else None, asker.bearer
         ):
             return "inside"
@@ -149,7 +219,8 @@ def viewer(app: Flask, game_id: int, asker: Asker) -> str | None:
 
 
 def announce_shared_draw(game: Game, author: str) -> None:
-    """Write ``draw_shared`` in the log of every other game of ``game``'s draw (the caller commits)."""
+    """Write ``draw_shared`` in the log of every other game of ``game``'s draw, as ``game`` opens its first round
+    (the caller commits)."""
     others = db.session.execute(select(Game).where(*_same_draw(game))).scalars()
     now = utcnow()
     for other in others:

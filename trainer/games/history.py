@@ -48,6 +48,7 @@ def link(player: Player, learner: Learner) -> bool:
     ).first()
     if other is not None:
         raise Refused("learner_in_game", "your account has another player in this game")
+    service.check_no_other_room(player.game, None, learner_id=learner.id)  # one room of an event (§6.22)
     player.learner_id = learner.id
     db.session.commit()
     return True

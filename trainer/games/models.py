@@ -108,6 +108,8 @@ class Game(Model):
     # A room of a simultaneous game, or a game of a tournament (trainer.games.competitions); its number there.
     competition_id: Mapped[int | None] = mapped_column(ForeignKey("competition.id"), default=None, index=True)
     locked: Mapped[bool] = mapped_column(default=False)  # the director closed the room to new players
+    # A room's name on its simultaneous game's public ranking (its club's), never its join code; None: "Room n".
+    room_name: Mapped[str | None] = mapped_column(String(80), default=None)
     status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby playing paused revealing finished
     round_number: Mapped[int] = mapped_column(default=0)
     board: Mapped[str] = mapped_column(Text)  # rows joined, as in ``tirage analyze``

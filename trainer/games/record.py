@@ -11,6 +11,7 @@ has closed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask import current_app
@@ -72,10 +73,11 @@ class MyRecord:
     hidden_rounds: int  # closed rounds not shown yet (another game of the draw has not closed them)
 
 
-def my_record(game: Game, player: Player, inside: bool) -> MyRecord:
-    """``player``'s record of ``game``; ``inside``: asked by the player themselves (their own session)."""
+def my_record(game: Game, player: Player, inside: bool, held_tokens: Iterable[str] = ()) -> MyRecord:
+    """``player``'s record of ``game``; ``inside``: asked by the player themselves (their own session, whose
+    ``held_tokens`` are their places in other games: a round another room of theirs has not closed is left out)."""
     closed = [r for r in game.rounds if r.status == RoundStatus.CLOSED]
-    shown = None if inside else draws.rounds_shown_to_outsiders(game)
+    shown = draws.rounds_seen_by(player, held_tokens) if inside else draws.rounds_shown_to_outsiders(game)
     visible = [r for r in closed if shown is None or r.number <= shown]
     results = game_results(game) if closed else None
     by_number = {r.number: r for r in results.rounds} if results is not None else {}

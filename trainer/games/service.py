@@ -18,13 +18,13 @@ kept out of every answer until the round closes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import delete, distinct, func, insert, select, update
+from sqlalchemy import delete, distinct, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.accounts import Director
@@ -191,7 +191,6 @@ def create_game(director: Director, data: object) -> Game:
     if listed is not None:  # how many rounds, not the draws: the log is streamed to the room
         created["imposed_draws"] = len(listed)
     log(game.id, "created", created, director.username)
-    draws.announce_shared_draw(game, director.username)
     db.session.commit()
     return game
 
@@ -222,8 +221,13 @@ def blank_of(game: Game, round_: Round) -> BlankFate | None:
         return None
 
 
-def join_game(code: object, name: object) -> tuple[Player, str]:
-    """A new player of the game with join code ``code``, and their token (shown once)."""
+def join_game(
+    code: object, name: object, held_tokens: Iterable[str] = (), learner_id: int | None = None
+) -> tuple[Player, str]:
+    """A new player of the game with join code ``code``, and their token (shown once). ``held_tokens``: the player
+    tokens the joining browser (or API client) already holds; ``learner_id``: the learner account it is logged in
+    as. With either, or with the same name, a place in another room of the same simultaneous game is refused
+    (docs/rules.md §6.22)."""
     if not isinstance(code, str) or not code.strip():
         raise Refused("code_missing", "'code' is missing: give the game's join code")
     name = player_name(name)
@@ -237,6 +241,7 @@ def join_game(code: object, name: object) -> tuple[Player, str]:
         raise Refused("room_locked", "the director has closed this game to new players: ask them to open it")
     key = name_key(name)
     check_name_free(game, name, key)
+    check_no_other_room(game, key, held_tokens, learner_id)
     token = new_token()
     player = Player(game_id=game.id, name=name, name_key=key, token_hash=hash_token(token))
     db.session.add(player)
@@ -263,6 +268,39 @@ def check_name_free(game: Game, name: str, key: str, besides: int | None = None)
         )
 
 
+def check_no_other_room(
+    game: Game,
+    key: str | None,
+    held_tokens: Iterable[str] = (),
+    learner_id: int | None = None,
+    besides: int | None = None,
+) -> None:
+    """Refused (``in_another_room``) when ``game`` is a room of a simultaneous game and the newcomer already holds a
+    place in another of its rooms: a player of the same name (its key, §6.16), a token the same browser holds, or
+    a player linked to the same learner account (docs/rules.md §6.22). The other room is not named: its name would
+    tell nothing the player does not know, and its code must not be told. A tournament's games are not rooms: the
+    same players play them all."""
+    if not in_simultaneous(game):
+        return
+    rooms = select(Game.id).where(Game.competition_id == game.competition_id, Game.id != game.id)
+    same = [Player.name_key == key] if key is not None else []
+    hashes = {hash_token(token) for token in held_tokens if token}
+    if hashes:
+        same.append(Player.token_hash.in_(hashes))
+    if learner_id is not None:
+        same.append(Player.learner_id == learner_id)
+    if not same:
+        return
+    query = select(Player.id).where(Player.game_id.in_(rooms), or_(*same))
+    if besides is not None:
+        query = query.where(Player.id != besides)
+    if db.session.execute(query.limit(1)).first() is not None:
+        raise Refused(
+            "in_another_room",
+            "you already have a place in another room of this simultaneous game: a player plays in one room only",
+        )
+
+
 def _player_of(game: Game, player_id: object) -> Player:
     player = (
         db.session.get(Player, player_id) if isinstance(player_id, int) and not isinstance(player_id, bool) else None
@@ -286,6 +324,7 @@ def rename_player(game: Game, player_id: object, name: object, author: str) -> P
     new_name = player_name(name)
     key = name_key(new_name)
     check_name_free(game, new_name, key, besides=player.id)
+    check_no_other_room(game, key, besides=player.id)
     old = player.name
     player.name, player.name_key = new_name, key
     log(game.id, "renamed", {"player": player.id, "from": old, "to": new_name}, author)
@@ -346,8 +385,9 @@ def offer_rejoin(game: Game, player_id: object, author: str, now: datetime | Non
     return code
 
 
-def rejoin(code: object, now: datetime | None = None) -> tuple[Player, str]:
-    """The player a rejoin code was given to, with a new token: the old phone's token stops working."""
+def rejoin(code: object, now: datetime | None = None, held_tokens: Iterable[str] = ()) -> tuple[Player, str]:
+    """The player a rejoin code was given to, with a new token: the old phone's token stops working. A browser
+    holding a place in another room of the same simultaneous game (``held_tokens``) is refused (§6.22)."""
     typed = typed_code(code)
     if not typed:
         raise Refused("code_missing", "'code' is missing: give the rejoin code")
@@ -356,6 +396,7 @@ def rejoin(code: object, now: datetime | None = None) -> tuple[Player, str]:
     expires = player.rejoin_expires_at if player is not None else None
     if player is None or expires is None or expires <= now or player.game.status == GameStatus.FINISHED:
         raise Refused("unknown_rejoin_code", "this rejoin code is not valid: ask the director for a new one")
+    check_no_other_room(player.game, None, held_tokens)
     token = new_token()
     player.token_hash = hash_token(token)
     player.rejoin_hash = None
@@ -463,6 +504,8 @@ def start_game(game: Game, author: str, now: datetime | None = None) -> Round | 
     db.session.refresh(game)
     edition.record(game)  # a list replaced while the game waited in its lobby is the one it is played with
     round_ = _open_round(game, opening, author, now)
+    if round_ is not None:  # the embargo of the draw's other games starts now, not in the lobby (docs/rules.md §6.4)
+        draws.announce_shared_draw(game, author)
     db.session.commit()
     if round_ is not None and round_.deadline is not None:
         _plan("close", game.id, round_.number, rounds.closes_at(round_.deadline))

@@ -26,6 +26,17 @@ def token_in(session_data: Any, key: str, room_id: int) -> str | None:
     return token if isinstance(token, str) else None
 
 
+def session_tokens(key: str) -> tuple[str, ...]:
+    """Every token this browser holds under ``key``: its places in every room it joined."""
+    return tokens_in(session, key)
+
+
+def tokens_in(session_data: Any, key: str) -> tuple[str, ...]:
+    """Every token a session's contents hold under ``key`` (a session read outside Flask too)."""
+    tokens = session_data.get(key) if isinstance(session_data, Mapping) else None
+    return tuple(t for t in tokens.values() if isinstance(t, str)) if isinstance(tokens, dict) else ()
+
+
 def remember_token(key: str, room_id: int, token: str) -> None:
     """Keep a player's token in the session, so a reload or a closed tab brings the same player back."""
     tokens = session.get(key)

@@ -51,7 +51,7 @@ from ..http.addresses import client_network
 from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
 from ..http.ids import MAX_GAME_ID
-from ..http.session import PLAYER_TOKENS, SessionCookie, login_id_in, token_in
+from ..http.session import PLAYER_TOKENS, SessionCookie, login_id_in, token_in, tokens_in
 from ..http.sse import HEADERS, HEARTBEAT, HEARTBEAT_SECONDS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
 from .asgi_tools import Receive, Scope, Send, Workers
 from .hub import EventHub, Stream
@@ -263,6 +263,7 @@ class EventStreams:
             login_id_in(session),
             token_in(session, PLAYER_TOKENS, game_id),
             token.strip() or None if scheme.lower() == "bearer" else None,
+            tokens_in(session, PLAYER_TOKENS),
         )
 
     async def _catch_up(self, game_id: int, after: int, quiet: bool, client: _Client) -> set[int]:

@@ -33,7 +33,7 @@ from ..games.record import my_record, player_of_key, record_key
 from ..http.ids import posted_number
 from ..http.negotiate import wants_json
 from ..http.ratelimit import limited, refused_guess
-from ..http.session import PLAYER_TOKENS, remember_token, session_token
+from ..http.session import PLAYER_TOKENS, remember_token, session_token, session_tokens
 from ..http.sse import HEARTBEAT_SECONDS
 from .auth import logged_in_learner
 from .common import game_or_missing, missing_game_page
@@ -72,7 +72,13 @@ def join() -> ResponseReturnValue:
                 return redirect(url_for("play.play", game_id=game.id), code=303)
     elif form.validate_on_submit():
         try:
-            player, token = service.join_game(form.code.data, form.name.data)
+            learner = logged_in_learner()
+            player, token = service.join_game(
+                form.code.data,
+                form.name.data,
+                held_tokens=session_tokens(PLAYER_TOKENS),  # a place in another room of an event (§6.22)
+                learner_id=learner.id if learner is not None else None,
+            )
         except Refused as error:
             if error.code == "unknown_code":
                 refused_guess()
@@ -103,9 +109,10 @@ def rejoin() -> ResponseReturnValue:
         form.code.data = request.args.get("code", "").strip().upper() or form.code.data
     elif form.validate_on_submit():
         try:
-            player, token = service.rejoin(form.code.data)
+            player, token = service.rejoin(form.code.data, held_tokens=session_tokens(PLAYER_TOKENS))
         except Refused as error:
-            refused_guess()
+            if error.code != "in_another_room":  # a valid code, refused for this browser: no guess
+                refused_guess()
             form.code.errors = [game_message(error)]
         else:
             remember_token(PLAYER_TOKENS, player.game_id, token)
@@ -260,7 +267,7 @@ def my_rounds(key: str) -> ResponseReturnValue:
     page = make_response(
         render_template(
             "play/rounds.html",
-            record=my_record(game, player, inside),
+            record=my_record(game, player, inside, session_tokens(PLAYER_TOKENS)),
             played=played_lexicon(game),
             inside=inside,
             link=url_for("play.my_rounds", key=key, _external=True),
