@@ -100,3 +100,39 @@ def test_a_killed_server_keeps_every_play_and_closes_rounds_on_time(
         if line.startswith("data: ") and '"kind":"round_closed"' in line
     ]
     assert [(c["round"], c["by"]) for c in closes] == [(1, "scheduler"), (2, "scheduler")]
+
+
+def test_a_stopped_server_ends_every_open_stream_with_a_last_event_and_no_traceback(server: Server) -> None:
+    """Issue 28 item 8: stopping the server with phones connected printed one traceback per open stream (uvicorn's
+    graceful shutdown ran out and cancelled them). Now each stream gets a last ``closing`` event (with when to
+    come back) and ends, and the server exits cleanly by itself."""
+    import signal
+    import socket
+
+    server.start()
+    alice = server.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
+    game = server.ok("POST", "/api/games", {"rules": "en"}, alice, status=201)
+    request = f"GET /api/games/{game['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    phones = []
+    for _ in range(17):
+        phone = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        phone.sendall(request.encode())
+        phones.append(phone)
+    for phone in phones:  # each stream is open: its first event (the game's creation) has come
+        received = b""
+        while b"event: created" not in received:
+            chunk = phone.recv(65536)
+            assert chunk, received
+            received += chunk
+    assert server.process is not None
+    server.process.terminate()  # SIGTERM, as a service manager stops it
+    # uvicorn ends by raising the signal it caught again once it has shut down: -SIGTERM is its clean exit.
+    assert server.process.wait(timeout=60) in (0, -signal.SIGTERM), server.output()
+    for phone in phones:
+        rest = b""
+        while chunk := phone.recv(65536):
+            rest += chunk
+        phone.close()
+        assert b'event: closing\ndata: {"reason":"server_stopping"}' in rest, rest
+    log = server.output()
+    assert "Traceback" not in log and "CancelledError" not in log, log

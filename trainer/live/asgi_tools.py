@@ -7,6 +7,7 @@ import asyncio
 import functools
 import json
 import logging
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +26,29 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 ARRIVED = "tirage.arrived"  # scope key: when the request's last byte was parsed (trainer.live.connections)
+
+# What ends a long answer when the server stops (the event streams register theirs): called once, by the first
+# connection uvicorn asks to shut down (trainer.live.connections), before it waits for the connections to close.
+_on_stopping: list[weakref.WeakMethod[Callable[[], None]]] = []
+_stopping = False
+
+
+def when_stopping(callback: Callable[[], None]) -> None:
+    """Call ``callback`` (a bound method, held weakly) when this process's server stops."""
+    _on_stopping.append(weakref.WeakMethod(callback))
+
+
+def server_stopping() -> None:
+    """The server stops taking connections: end the long answers, once (uvicorn asks every connection in turn)."""
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
+    for reference in _on_stopping:
+        callback = reference()
+        if callback is not None:
+            callback()
+
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

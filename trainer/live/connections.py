@@ -26,7 +26,7 @@ from typing import ClassVar
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..http.addresses import client_network
-from .asgi_tools import ARRIVED
+from .asgi_tools import ARRIVED, server_stopping
 
 HEAD_SECONDS = 10.0
 CONNECTIONS_PER_ADDRESS = 4_096
@@ -76,6 +76,12 @@ class GuardedConnections(HttpToolsProtocol):
         if cls.open_by_address[self._address] <= 0:
             del cls.open_by_address[self._address]
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """The server stops: open event streams end with a last event now, rather than when uvicorn's graceful
+        shutdown runs out and cancels them (a traceback each)."""
+        server_stopping()
+        super().shutdown()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()

@@ -53,7 +53,7 @@ from ..http.headers import header_pairs
 from ..http.ids import MAX_GAME_ID
 from ..http.session import PLAYER_TOKENS, SessionCookie, login_id_in, token_in, tokens_in
 from ..http.sse import HEADERS, HEARTBEAT, HEARTBEAT_SECONDS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
-from .asgi_tools import Receive, Scope, Send, Workers
+from .asgi_tools import Receive, Scope, Send, Workers, when_stopping
 from .hub import EventHub, Stream
 
 HEARTBEAT_BYTES = HEARTBEAT.encode()
@@ -142,6 +142,9 @@ def stream_limit() -> int:
     return max(STREAMS_AT_LEAST, soft - FILES_KEPT_FREE)
 
 
+SERVER_STOPPING = f'retry: {RETRY_MS}\nevent: closing\ndata: {{"reason":"server_stopping"}}\n\n'.encode()
+
+
 class EventStreams:
     """The event streams of one web process."""
 
@@ -171,6 +174,14 @@ class EventStreams:
 
     def start(self) -> None:
         self._heartbeat_task = asyncio.create_task(self._heartbeats(), name="sse-heartbeats")
+        when_stopping(self.end_every_stream)
+
+    def end_every_stream(self) -> None:
+        """The server is stopping: every open stream gets a last event (``closing``, which says when to come back)
+        and ends, so the process stops at once and quietly; browsers reconnect to the server that takes over."""
+        for stream in list(self._deadlines):
+            stream.offer(0, SERVER_STOPPING)
+            stream.close()
 
     def stop(self) -> None:
         if self._heartbeat_task is not None:
