@@ -94,6 +94,12 @@ def projector_page(context: BrowserContext, server: TirageServer, game: Game, th
     return page
 
 
+def said_word(word: str, blank_as: str) -> str:
+    """A top's word as the projector says it (issue 28 item 9): read as a word, then each blank's letter ("blank as S"),
+    a blank being a lower-case letter of the notation."""
+    return ", ".join([word.lower(), *(f"{blank_as} {letter.upper()}" for letter in word if letter.islower())])
+
+
 def spoken(page: Page) -> list[dict[str, str]]:
     return list(page.evaluate("window.spoken"))
 
@@ -168,7 +174,8 @@ def test_keys_that_cannot_be_undone_act_on_a_second_press_within_2_seconds(
     expect(live(projector)).to_have_attribute("data-status", "revealing")
     details = live_server.ok("GET", f"/api/games/{game.id}/rounds/1", token=token)
     square, word = details["placed"].split()
-    top = f"Top: {square}, {word.lower()}, {details['top_score']} points"
+    assert word != word.upper(), word  # the top places the blank: the arbiter says which letter it stands for
+    top = f"Top: {square}, {said_word(word, 'blank as')}, {details['top_score']} points"
     projector.wait_for_function("text => window.spoken.some((u) => u.text === text)", arg=top)
     assert spoken(projector)[-1] == {"text": top, "lang": "en-GB"}
 
@@ -446,7 +453,7 @@ def test_a_french_projector_speaks_the_draw_and_the_top_and_cues_the_last_30_and
     details = live_server.ok("GET", f"/api/games/{game.id}/rounds/1", token=token)
     square, word = details["placed"].split()
     assert re.fullmatch(r"[A-O]\d+|\d+[A-O]", square), square  # French notation: H4 down, 8H across
-    top = f"Top : {square}, {word.lower()}, {details['top_score']} points"
+    top = f"Top : {square}, {said_word(word, 'joker pour')}, {details['top_score']} points"
     projector.wait_for_function("text => window.spoken.some((u) => u.text === text)", arg=top)
     assert spoken(projector)[1:] == [{"text": top, "lang": "fr-FR"}]
     night.errors.check()

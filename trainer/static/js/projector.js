@@ -227,10 +227,17 @@
     const top = region.querySelector(".reveal .top-play[data-top]");
     if (top && top.dataset.top && once("top")) {
       const [square, word] = top.dataset.top.split(" ");
-      // A word in capitals may be spelt out; in lower case it is read as a word.
-      speak(settings.sayTop.replace("{square}", square).replace("{word}", (word || "").toLowerCase())
+      speak(settings.sayTop.replace("{square}", square).replace("{word}", topWord(word || ""))
         .replace("{score}", top.dataset.topScore));
     }
+  }
+
+  // The top's word as the arbiter says it: read as a word (in capitals it may be spelt out), then which letter each
+  // blank stands for ("blank as S"), as the notation writes a blank in lower case.
+  function topWord(word) {
+    const blanks = Array.from(word).filter((letter) => letter !== letter.toUpperCase())
+      .map((letter) => settings.sayBlankAs.replace("{letter}", letter.toUpperCase()));
+    return [word.toLowerCase()].concat(blanks).join(", ");
   }
 
   // ---------------------------------------------------------------- the clock's cues
