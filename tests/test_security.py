@@ -604,6 +604,29 @@ def test_a_new_password_ends_every_other_login_and_api_token(app: Flask, client:
     assert other.get("/study/").status_code == 302 and learner.get("/study/").status_code == 200
 
 
+def test_wrong_current_passwords_are_limited_per_account(app: Flask, client: FlaskClient, directors: None) -> None:
+    """A stolen login could try password after password on the password form: ten wrong ones an hour per account
+    (TIRAGE_RATELIMIT_PASSWORD), counted across its logins and addresses; another account is not held back."""
+    assert page_login(client, "alice", PASSWORD).status_code == 303
+    laptop = app.test_client()
+    assert page_login(laptop, "alice", PASSWORD, "192.0.2.8").status_code == 303
+    form = {"csrf_token": csrf_token(client, "/account/password"), "new": "another-pass-1", "again": "another-pass-1"}
+    for n in range(10):
+        wrong = client.post("/account/password", data={**form, "current": f"guess-{n}"})
+        assert wrong.status_code == 400 and "not your current password" in text_of(wrong.get_data(as_text=True))
+    # The eleventh waits, from the account's other login and address, the right password too.
+    token = csrf_token(laptop, "/account/password")
+    held = laptop.post("/account/password", data={**form, "csrf_token": token, "current": PASSWORD}, **at("192.0.2.8"))
+    assert held.status_code == 429 and int(held.headers["Retry-After"]) > 60
+    said = text_of(held.get_data(as_text=True))
+    assert "Too many wrong current passwords were given for this account" in said
+    assert page_login(app.test_client(), "alice", PASSWORD).status_code == 303  # logging in is another matter
+    bruno = app.test_client()
+    assert page_login(bruno, "bruno", PASSWORD).status_code == 303
+    token = csrf_token(bruno, "/account/password")
+    assert bruno.post("/account/password", data={**form, "csrf_token": token, "current": PASSWORD}).status_code == 303
+
+
 def test_behind_https_cookies_are_secure_and_hsts_is_sent(
     app: Flask, directors: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

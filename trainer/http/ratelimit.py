@@ -13,6 +13,8 @@ thousands of players from 127.0.0.1, so nothing a player does normally is limite
   player (their token), generous for a player who changes their play several times;
 - typing words on a word wall (``/walls/<id>/play/answer``): every answer, per player, generous for a
   fast typist, and a bound on what one player can make the server do.
+- the current password a logged-in account must give again (``/account/password``): refused ones, per
+  account, whatever the address (a stolen login must not find the password by trying).
 
 A view takes part by being marked with :func:`limited` and tells a refused guess with
 :func:`refused_guess`. Each application gets its own limiter (tests build many applications and
@@ -38,6 +40,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from flask_login import current_user
 from limits import RateLimitItem
 from limits import parse as parse_limit
 
@@ -68,11 +71,12 @@ DEFAULT_LIMITS: dict[str, str] = {
     "TIRAGE_RATELIMIT_LOGIN": "10/minute",  # refused logins from one address, and for one account name
     "TIRAGE_RATELIMIT_SUBMIT": "30/minute",  # plays handed in by one player
     "TIRAGE_RATELIMIT_ANSWER": "120/minute",  # words typed on a word wall by one player (two a second)
+    "TIRAGE_RATELIMIT_PASSWORD": "10/hour",  # wrong current passwords given for one logged-in account
 }
 
 # What each limit says when it is reached. The limit carries its kind in ``error_message``.
 JOIN, JOIN_ALL, JOINED, SIGNUP = "join", "join_all", "joined", "signup"
-LOGIN, SUBMIT, ANSWER = "login", "submit", "answer"
+LOGIN, SUBMIT, ANSWER, PASSWORD = "login", "submit", "answer", "password"
 API_MESSAGES: dict[str, str] = {
     JOIN: "too many join codes that name no game were tried from your network: try again in {seconds} s",
     JOIN_ALL: "too many join codes that name no game were tried on this server: try again in {seconds} s",
@@ -81,6 +85,7 @@ API_MESSAGES: dict[str, str] = {
     LOGIN: "too many failed logins: try again in {seconds} s",
     SUBMIT: "too many plays handed in within a minute: try again in {seconds} s",
     ANSWER: "too many words typed within a minute: try again in {seconds} s",
+    PASSWORD: "too many wrong current passwords for this account: try again in {seconds} s",
 }
 
 
@@ -143,6 +148,14 @@ def _account_name() -> str:
         return ""
     kind = "learner" if request.endpoint == "study.login" else "director"
     return f"{kind}:{name}@{_address()}"
+
+
+def _logged_in_account() -> str:
+    """The account logged in on the pages, as ``director:7`` (its login's key left out: every login of the
+    account shares the count); "" when none."""
+    user: Any = current_user
+    user_id = user.get_id() if user.is_authenticated else None
+    return ":".join(str(user_id).split(":")[:2]) if user_id else ""
 
 
 def _player() -> str:
@@ -276,7 +289,18 @@ def _apply_limits(app: Flask, limits: Limiter) -> None:
             error_message=ANSWER,
         ),
     ]
-    decorators = {JOIN: join, SIGNUP: signup, LOGIN: login, SUBMIT: submit, ANSWER: answer}
+    password = [
+        limits.shared_limit(
+            _config_limit("TIRAGE_RATELIMIT_PASSWORD"),
+            scope="password-refused",
+            methods=["POST"],
+            key_func=_logged_in_account,
+            exempt_when=lambda: not _logged_in_account(),
+            deduct_when=_was_refused,
+            error_message=PASSWORD,
+        ),
+    ]
+    decorators = {JOIN: join, SIGNUP: signup, LOGIN: login, SUBMIT: submit, ANSWER: answer, PASSWORD: password}
     for endpoint, view in list(app.view_functions.items()):
         kinds = getattr(view, LIMITS_ATTRIBUTE, ())
         if not kinds:
@@ -331,6 +355,12 @@ def _page_message(kind: str, seconds: int) -> str:
         said = ngettext(
             "Too many failed logins. Wait %(num)s second, then try again.",
             "Too many failed logins. Wait %(num)s seconds, then try again.",
+            seconds,
+        )
+    elif kind == PASSWORD:
+        said = ngettext(
+            "Too many wrong current passwords were given for this account. Wait %(num)s second, then try again.",
+            "Too many wrong current passwords were given for this account. Wait %(num)s seconds, then try again.",
             seconds,
         )
     elif kind == ANSWER:

@@ -14,6 +14,7 @@ from werkzeug.security import check_password_hash
 from ..core import accounts
 from ..core.accounts import Director, Learner
 from ..core.errors import Refused
+from ..http.ratelimit import limited, refused_guess
 from .auth import log_in, logged_in_director, logged_in_learner
 from .forms import PasswordForm
 from .messages import game_message
@@ -26,6 +27,7 @@ def _account() -> Director | Learner | None:
 
 
 @bp.route("/password", methods=["GET", "POST"])
+@limited("password")
 def password() -> ResponseReturnValue:
     account = _account()
     if account is None:
@@ -34,6 +36,7 @@ def password() -> ResponseReturnValue:
     if form.validate_on_submit():
         if not check_password_hash(account.password_hash, form.current.data or ""):
             form.current.errors = [_("This is not your current password.")]
+            refused_guess()  # counted against the account: a stolen login cannot try password after password
         elif form.new.data != form.again.data:
             form.again.errors = [_("The two new passwords differ.")]
         else:
