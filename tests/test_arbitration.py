@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from tests.test_api import Api, phony_on_empty_board
+from tests.test_api import PASSWORD, Api, phony_on_empty_board
 from tests.test_api import api as api  # the fixture
 from tests.test_club_night import _player_id, _rounds_link
 from tests.test_pages import (
@@ -48,7 +48,9 @@ from trainer.duplicate.rounds import ruling
 from trainer.engine.board import Board
 from trainer.engine.lexicon import Lexicon
 from trainer.engine.rules import Ruleset
-from trainer.games.models import Event
+from trainer.games import events, service
+from trainer.games.models import Event, Game
+from trainer.games.models import Ruling as RulingRow
 
 TOP = 40
 W, P = RulingKind.WARNING, RulingKind.PENALTY
@@ -206,7 +208,14 @@ def test_rulings_through_the_api_appear_in_the_round_the_standings_the_csv_and_t
     _code, text = api.call("GET", f"/api/games/{gid}/export.csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     ann_row = next(r for r in rows if r["name"] == "Ann")
-    assert (ann_row["warnings"], ann_row["penalty"], ann_row["total"], ann_row["round 1"]) == ("0", "7", "3", "3")
+    # The round's score and the solo bonus apart (issue 28 item 3): a score of 0, 10 for the solo granted, 7 off.
+    assert (ann_row["warnings"], ann_row["penalty"], ann_row["bonus"], ann_row["total"], ann_row["round 1"]) == (
+        "0",
+        "7",
+        "10",
+        "3",
+        "0",
+    )
 
     with app.app_context():  # the game's record: every ruling and the cancellation, with author and reason
         logged = db.session.execute(
@@ -287,3 +296,120 @@ def test_a_penalty_without_points_and_a_missing_reason_are_refused_on_the_page(
             follow_redirects=True,
         )
         assert answer.status_code == 200 and message in text_of(answer.get_data(as_text=True)), message
+
+
+# --------------------------------------------------------------------------------------- the rulings' record
+
+MOMENT = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"
+
+
+def _cancel_on_the_page(app: Flask, client: FlaskClient, game_id: int, reason: str) -> None:
+    """Cancel Bob's first warning from the round page, as the director does."""
+    with app.app_context():
+        first = db.session.execute(select(RulingRow.id).order_by(RulingRow.id)).scalars().first()
+    page = f"/director/games/{game_id}/rounds/1"
+    answer = client.post(
+        f"/director/games/{game_id}/rulings/{first}/cancel",
+        data={"csrf_token": csrf_token(client, page), "reason": reason, "back": "round", "number": "1"},
+    )
+    assert answer.status_code == 303
+
+
+def test_every_ruling_and_its_cancellation_is_on_the_console_the_round_page_and_the_sheets(
+    app: Flask, client: FlaskClient, ruled: tuple[int, FlaskClient]
+) -> None:
+    """docs/rules.md §6.19, "The record": each ruling with its author, time and reason, a cancelled one with its
+    cancellation's; the console once showed neither author nor time and dropped cancelled rulings."""
+    game_id, _bob = ruled
+    _cancel_on_the_page(app, client, game_id, "given to the wrong table")
+    with app.app_context():
+        bob = db.session.execute(select(RulingRow.player_id)).scalars().first()
+    cancelled = rf"Warning talking 1 alice {MOMENT} Cancelled by alice at {MOMENT} ?: given to the wrong table"
+    kept = rf"Warning talking 4 alice {MOMENT} –"
+    pages = {
+        "console": (f"/director/games/{game_id}", "Rulings of the game", "1 Bob "),
+        "round page": (f"/director/games/{game_id}/rounds/1", "Rulings of round 1", ""),
+        "results sheet": (f"/director/games/{game_id}/sheets/results", "Rulings", "1 Bob "),
+        "player sheet": (f"/director/games/{game_id}/sheets/players/{bob}", "Rulings", "1 "),
+    }
+    for name, (path, heading, before) in pages.items():
+        text = text_of(client.get(path).get_data(as_text=True))
+        assert heading in text, name
+        assert re.search(before + cancelled, text), (name, text)
+        assert re.search(before + kept, text), (name, text)
+    french = text_of(
+        client.get(f"/director/games/{game_id}/rounds/1", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    )
+    assert re.search(rf"Annulée par alice le {MOMENT} : given to the wrong table", french), french
+
+
+def test_the_event_stream_names_a_ruling_and_its_cancellation_by_the_events_kind(
+    app: Flask, client: FlaskClient, ruled: tuple[int, FlaskClient]
+) -> None:
+    """docs/rules.md §6.19: a cancellation is streamed as `ruling_cancelled`, the ruling's own kind beside it as
+    `ruling_kind` (it once overwrote the event's: a cancelled warning streamed as a `warning`)."""
+    game_id, _bob = ruled
+    _cancel_on_the_page(app, client, game_id, "given to the wrong table")
+    streamed = events.events_after(app, game_id, 0, quiet=True, limit=100)
+    rulings = [e for e in streamed if e["kind"] in ("ruled", "ruling_cancelled")]
+    assert [e["kind"] for e in rulings] == ["ruled"] * 4 + ["ruling_cancelled"]
+    assert all(e["ruling_kind"] == "warning" and e["by"] == "alice" for e in rulings)
+    assert rulings[-1]["reason"] == "given to the wrong table" and rulings[-1]["ruling"] == rulings[0]["ruling"]
+
+
+def test_a_reason_is_at_most_200_characters_and_a_player_at_most_20_rulings_a_round(
+    app: Flask, api: Api, client: FlaskClient
+) -> None:
+    """docs/rules.md §6.19: the API takes a reason as the forms do (200 characters at most), and a player is given
+    at most 20 rulings in a round, cancelled ones included."""
+    alice = api.token()
+    game = api.new_game(alice, rules="en", max_rounds=2, reveal_seconds=None)
+    gid = game["id"]
+    dan = api.join(game["join_code"], "Dan")
+    api.ok("POST", f"/api/games/{gid}/start", token=alice)
+    api.ok("POST", f"/api/games/{gid}/close", token=alice)
+    path = f"/api/games/{gid}/rounds/1/rulings"
+    too_long = "x" * 201
+    for url, body in (
+        (path, {"player_id": dan["player_id"], "kind": "warning", "reason": too_long}),
+        (f"/api/games/{gid}/rounds/1/corrections", {"player_id": dan["player_id"], "score": 3, "reason": too_long}),
+    ):
+        code, answer = api.call("POST", url, body, alice)
+        assert (code, answer["error"]) == (422, "'reason' is at most 200 characters")
+    given = api.ok("POST", path, {"player_id": dan["player_id"], "kind": "warning", "reason": "y" * 200}, alice, 201)
+    first = given["results"][0]["rulings"][0]["id"]
+    code, answer = api.call("POST", f"/api/games/{gid}/rulings/{first}/cancel", {"reason": too_long}, alice)
+    assert (code, answer["error"]) == (422, "'reason' is at most 200 characters")
+    assert api.ok("POST", f"/api/games/{gid}/rulings/{first}/cancel", {"reason": "by mistake"}, alice, 204) == ""
+
+    with app.app_context():  # 19 more: 20 in all, the cancelled one counted
+        played = db.session.get(Game, gid)
+        assert played is not None
+        for number in range(19):
+            service.give_ruling(played, 1, dan["player_id"], "warning", None, f"talking {number}", "alice")
+    code, answer = api.call(
+        "POST", path, {"player_id": dan["player_id"], "kind": "penalty", "points": 5, "reason": "z"}, alice
+    )
+    assert code == 409
+    assert answer["error"] == "Dan has 20 rulings in round 1 already, the most one player can be given in a round"
+    with app.app_context():
+        assert len(db.session.execute(select(RulingRow.id).where(RulingRow.kind != "cancel")).all()) == 20
+
+    log_in(client, "alice", PASSWORD)  # the page's refusal, in French
+    page = f"/director/games/{gid}/rounds/1"
+    answer = client.post(
+        f"/director/games/{gid}/rounds/1/rulings",
+        data={
+            "csrf_token": csrf_token(client, page),
+            "player_id": str(dan["player_id"]),
+            "kind": "warning",
+            "points": "",
+            "reason": "again",
+            "back": "round",
+        },
+        headers={"Accept-Language": "fr"},
+        follow_redirects=True,
+    )
+    assert "Dan a déjà 20 décisions au coup 1 : c’est le plus qu’un joueur puisse recevoir en un coup." in text_of(
+        answer.get_data(as_text=True)
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -181,3 +182,58 @@ def test_assistant_arbiters_enter_bulletins_and_nothing_else(app: Flask, client:
     assert added["table"] == 13
     code, answer = api.call("POST", f"/api/games/{game_id}/bulletins", {"player": "99", "move": top}, token)
     assert code == 404 and "no player is at table 99" in answer["error"]
+
+
+def test_a_phone_players_play_comes_only_from_the_phone(app: Flask, client: FlaskClient, api: Api) -> None:
+    """docs/rules.md §6.21, "Only paper players": no bulletin is taken for a phone player, on time or declared; the
+    top declared for Bob, who played nothing, once became his play."""
+    game_id, _bob = _room(app, client, PASSWORD)
+    (top, _score), *_ = plays_of(app, current_round(app, game_id))
+    refusal = "Bob plays on a phone: their plays come only from their phone, never as a bulletin."
+    assert refusal in _page_post(client, game_id, "bulletins", {"who": "Bob", "move": top})
+    assert act(client, game_id, "close").get_json()["ok"]
+    assert refusal in _page_post(client, game_id, "bulletins", {"who": "bob", "move": top, "declared": "y"})
+    page = f"/director/games/{game_id}/bulletins"
+    french = client.post(
+        page,
+        data={"csrf_token": csrf_token(client, page), "who": "Bob", "move": top, "declared": "y"},
+        headers={"Accept-Language": "fr"},
+    )
+    assert french.status_code == 422
+    assert "Bob joue sur un téléphone : ses coups ne viennent que de son téléphone" in text_of(
+        french.get_data(as_text=True)
+    )
+    token = api.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
+    declared = {"player": "Bob", "move": top, "declared_on_time": True}
+    code, answer = api.call("POST", f"/api/games/{game_id}/bulletins", declared, token)
+    assert code == 403 and answer["error"] == refusal.rstrip(".")
+    table = {s["name"]: s for s in client.get(f"/api/games/{game_id}/standings").get_json()["standings"]}
+    assert (table["Bob"]["total"], table["Bob"]["tops"]) == (0, 0)
+    with app.app_context():
+        assert db.session.execute(select(Submission.id)).first() is None
+        assert db.session.execute(select(Event.id).where(Event.kind == "bulletin_declared")).first() is None
+
+
+def test_a_declaration_is_for_the_round_just_closed_and_until_the_next_opens(app: Flask, client: FlaskClient) -> None:
+    """docs/rules.md §6.21: a declared slip goes to the round just closed, for a paper player who was in it, and
+    the next round's opening settles it, even when it opens between the arbiter's reading and the write."""
+    game_id, _bob = _room(app, client)
+    (top, _score), *_ = plays_of(app, current_round(app, game_id))
+    assert act(client, game_id, "close").get_json()["ok"]
+    assert "Dee plays on paper at table 13." in _page_post(client, game_id, "paper-players", {"name": "Dee"})
+    page = _page_post(client, game_id, "bulletins", {"who": "13", "move": top, "declared": "y"})
+    assert "Dee was added after round 1 closed: no slip of theirs was handed in for it." in page
+
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None and game.status == "revealing"  # what the arbiter's request read
+        with app.app_context():  # meanwhile, the director opens round 2 (another session, committed)
+            assert service.next_round(game_id, 1, "alice")
+        with pytest.raises(Refused) as refused:
+            bulletins.enter(game, "12", top, "alice", declared=True)
+        assert refused.value.code == "declaration_closed"
+        assert refused.value.params == {"round": 1}
+    table = {s["name"]: s for s in client.get(f"/api/games/{game_id}/standings").get_json()["standings"]}
+    assert table["Cy"]["total"] == 0
+    with app.app_context():
+        assert db.session.execute(select(Submission.id).where(Submission.declared)).first() is None

@@ -6,6 +6,9 @@ round is open, it is taken with the time it was typed. A slip handed in before t
 the close is taken only on the arbiter's declaration that it was handed in on time (``declared``), and only for
 the round just closed, before the next one starts: its result is worked out then, the others' stay as they
 were, and the standings follow. Every bulletin keeps the name of the arbiter who typed it in.
+
+Bulletins are for paper players only: a phone player's play comes from their phone, never from an arbiter's
+keyboard (else an arbiter could hand in the top for a phone player who never played).
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..core.clock import utcnow
+from ..core.clock import aware, utcnow
 from ..core.codes import hash_token
 from ..core.database import db, table_of
 from ..core.errors import Refused
@@ -112,6 +115,12 @@ def enter(
     closed; see the module doc."""
     now = now or utcnow()
     player = find_player(game, who)
+    if not player.paper:
+        raise Refused(
+            "not_paper_player",
+            f"{player.name} plays on a phone: their plays come only from their phone, never as a bulletin",
+            name=player.name,
+        )
     if not isinstance(text, str) or not text.strip():
         raise Refused("move_missing", "'move' is missing: give a play such as \"8D TRAIN\"")
     round_ = service.current_round(game)
@@ -152,6 +161,13 @@ def _just_closed(game: Game) -> Round | None:
 
 
 def _enter_declared(game: Game, round_: Round, player: Player, text: str, author: str, now: datetime) -> Bulletin:
+    if round_.closed_at is not None and aware(player.joined_at) > aware(round_.closed_at):
+        raise Refused(
+            "joined_after_round",
+            f"{player.name} was added after round {round_.number} closed: no slip of theirs was handed in for it",
+            name=player.name,
+            round=round_.number,
+        )
     played = edition.played_lexicon(game)
     if played.changed:  # the round was judged with the game's list: another would judge this slip differently
         raise Refused(
@@ -167,6 +183,25 @@ def _enter_declared(game: Game, round_: Round, player: Player, text: str, author
         move, score = rounds.judge(position, text)
     except EngineError as error:  # the engine's refusal of the placement, as for a play typed in on time
         raise Refused.because(error, "illegal_play") from None
+    # The game read above may be stale: the next round may have opened since. This guarded write of the game's
+    # row holds it until the commit (PostgreSQL's row lock, SQLite's write lock), so the next round opens either
+    # before it (and the declaration is refused) or after the declared result is in, never in between.
+    still_revealing = (
+        update(Game)
+        .where(
+            Game.id == game.id,
+            Game.round_number == round_.number,
+            Game.status.in_((GameStatus.REVEALING, GameStatus.FINISHED)),
+        )
+        .values(round_number=Game.round_number)
+    )
+    if db.session.execute(still_revealing).rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise Refused(
+            "declaration_closed",
+            f"round {round_.number} takes no more declared bulletins: the next round has started",
+            round=round_.number,
+        )
     db.session.execute(
         insert(table_of(Submission)),
         [

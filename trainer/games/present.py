@@ -246,7 +246,9 @@ def standings(game: Game, results: GameResults) -> dict[str, Any]:
                 "solos": s.solos,
                 "warnings": s.warnings,
                 "penalty": s.penalty,
+                "bonus": s.bonus,
                 "rounds": list(s.round_totals),
+                "round_scores": list(s.round_scores),
             }
             for s in results.standings
         ],
@@ -260,13 +262,24 @@ PRIVATE_EVENTS = {"submission", "joined", "rejoined", "topping_hint"}
 RECORD_ONLY = {"removed": ("plays", "corrections", "rulings"), "topping_hint": ("player",)}
 
 
+# An event's own fields. Its data never overwrites them: a key of the data by one of these names is streamed
+# as "<subject>_<key>" ("ruling_kind" for a ruling's kind; once, a cancelled warning streamed as `warning`).
+EVENT_FIELDS = ("id", "kind", "at", "by")
+DATA_SUBJECT = {"ruled": "ruling", "ruling_cancelled": "ruling"}
+
+
 def event(row: Event) -> dict[str, Any]:
     """An event of the log as streamed: counts for submissions, never a name or a play behind one."""
-    data = {key: value for key, value in row.data.items() if key not in RECORD_ONLY.get(row.kind, ())}
+    subject = DATA_SUBJECT.get(row.kind, row.kind)
+    data = {
+        f"{subject}_{key}" if key in EVENT_FIELDS else key: value
+        for key, value in row.data.items()
+        if key not in RECORD_ONLY.get(row.kind, ())
+    }
     settings = data.get("settings")
     if row.kind == "created" and isinstance(settings, dict):
         data["settings"] = declared.shown(settings, private=False)
-    shown: dict[str, Any] = {"id": row.id, "kind": row.kind, "at": iso(row.created_at), **data}
+    shown: dict[str, Any] = {**data, "id": row.id, "kind": row.kind, "at": iso(row.created_at)}
     if row.kind not in PRIVATE_EVENTS:
         shown["by"] = row.author
     return shown

@@ -28,7 +28,7 @@ from sqlalchemy import delete, distinct, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.accounts import Director
-from ..core.clock import utcnow
+from ..core.clock import aware, utcnow
 from ..core.codes import hash_token, new_join_code, new_rejoin_code, new_token, typed_code
 from ..core.database import db, table_of
 from ..core.errors import Refused
@@ -70,6 +70,9 @@ OPENING_ATTEMPTS = 3  # a round's opening worked out again when the director cho
 Planner = Callable[[str, int, int, datetime], None]
 PLANNER_KEY = "tirage.planner"
 CANCEL = "cancel"  # the kind of a Ruling row that cancels an earlier one
+# Rulings one player may be given in one round, cancelled ones included (docs/rules.md §6.19): enough for any
+# night, and a bound on what a script could write into a round's record.
+MAX_RULINGS = 20
 # Key in Session.info: games whose events this transaction wrote with plain INSERTs (trainer.games.notify
 # wakes their event streams after the commit; events added as objects are noticed by themselves).
 EVENTS_WRITTEN_KEY = "tirage.event_games"
@@ -988,6 +991,20 @@ def give_ruling(
     round_ = _closed_round(game, number)
     player = _arbitrated_player(game, player_id)
     checked, taken, why = _rule(lambda: rounds.ruling(kind, points, reason))
+    given = db.session.execute(
+        select(func.count(Ruling.id)).where(
+            Ruling.round_id == round_.id, Ruling.player_id == player.id, Ruling.kind != CANCEL
+        )
+    ).scalar_one()
+    if given >= MAX_RULINGS:
+        raise Refused(
+            "too_many_rulings",
+            f"{player.name} has {MAX_RULINGS} rulings in round {number} already, the most one player can be given "
+            "in a round",
+            name=player.name,
+            round=number,
+            n=MAX_RULINGS,
+        )
     row = Ruling(round_id=round_.id, player_id=player.id, kind=checked.value, points=taken, reason=why, author=author)
     db.session.add(row)
     db.session.flush()
@@ -1005,9 +1022,7 @@ def cancel_ruling(game: Game, ruling_id: object, reason: object, author: str) ->
         raise Refused("unknown_ruling", f"game {game.id} has no ruling {ruling_id!r}")
     if ruling_id in cancelled_rulings(game):
         raise Refused("ruling_cancelled", f"ruling {ruling_id} is already cancelled")
-    if not isinstance(reason, str) or not reason.strip():
-        raise Refused("ruling_reason_missing", "'reason' is required: say why")
-    why = reason.strip()
+    why = _rule(lambda: rounds.arbiter_reason(reason))
     db.session.add(
         Ruling(round_id=row.round_id, player_id=row.player_id, kind=CANCEL, cancels=row.id, reason=why, author=author)
     )
@@ -1027,6 +1042,70 @@ def _game_rulings(game: Game) -> list[Ruling]:
 
 def cancelled_rulings(game: Game) -> set[int]:
     return {r.cancels for r in _game_rulings(game) if r.kind == CANCEL and r.cancels is not None}
+
+
+@dataclass(frozen=True)
+class Cancellation:
+    """Who cancelled a ruling, when, and why."""
+
+    reason: str
+    author: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class RulingEntry:
+    """A ruling as the game's record keeps it (docs/rules.md §6.19): given by whom, when and why, and its
+    cancellation if it was cancelled (a cancelled ruling counts no more, but stays in the record)."""
+
+    id: int
+    round_number: int
+    player_id: int
+    player: str
+    kind: str  # a RulingKind's value
+    points: int  # a penalty's points (what a warning costs depends on the warnings before it)
+    reason: str
+    author: str
+    at: datetime
+    cancelled: Cancellation | None
+
+
+def rulings_record(game: Game, number: int | None = None, player_id: int | None = None) -> list[RulingEntry]:
+    """Every ruling of the game in the order given, cancelled ones too, each with its cancellation; only round
+    ``number``'s, or only player ``player_id``'s, when given."""
+    query = (
+        select(Ruling, Round.number, Player.name)
+        .join(Round, Round.id == Ruling.round_id)
+        .join(Player, Player.id == Ruling.player_id)
+        .where(Round.game_id == game.id)
+        .order_by(Ruling.id)
+    )
+    if number is not None:
+        query = query.where(Round.number == number)
+    if player_id is not None:
+        query = query.where(Ruling.player_id == player_id)
+    rows = db.session.execute(query).all()
+    cancellations = {
+        row.cancels: Cancellation(row.reason, row.author, aware(row.created_at))
+        for row, _number, _name in rows
+        if row.kind == CANCEL and row.cancels is not None
+    }
+    return [
+        RulingEntry(
+            row.id,
+            round_number,
+            row.player_id,
+            name,
+            row.kind,
+            row.points,
+            row.reason,
+            row.author,
+            aware(row.created_at),
+            cancellations.get(row.id),
+        )
+        for row, round_number, name in rows
+        if row.kind != CANCEL
+    ]
 
 
 # --- results --------------------------------------------------------------------------------------
