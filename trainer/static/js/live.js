@@ -30,8 +30,10 @@
   const liveUrl = region.dataset.liveUrl;
   const ignored = new Set((region.dataset.ignoreEvents || "").split(" ").filter(Boolean));
   const lostNotice = document.querySelector("[data-connection-lost]");
+  // ruled, ruling_cancelled and bulletin_declared change a closed round's results (docs/rules.md §6.19, §6.21).
   const KINDS = ["created", "joined", "round_started", "submission", "paused", "resumed", "extended",
-    "round_closed", "placed", "corrected", "finished", "renamed", "removed"];
+    "round_closed", "placed", "corrected", "ruled", "ruling_cancelled", "bulletin_declared", "finished", "renamed",
+    "removed"];
   const RESYNC_MS = 30000;
   const HEARTBEAT_MS = (parseFloat(region.dataset.heartbeatSeconds) || 15) * 1000;
   const SILENCE_MS = 2 * HEARTBEAT_MS + 3000; // no event and no heartbeat for this long: the stream is dead
