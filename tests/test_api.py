@@ -450,6 +450,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "percentage",
         "tops",
         "solos",
+        "bonus",
         "warnings",
         "penalty",
         "round 1",
@@ -457,7 +458,7 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
         "lexicon",
         "edition",
     ]
-    assert rows[1][1:5] == ["(top)", str(top_total), "0", "100.00"] and rows[1][9:11] == [str(top1), str(top2)]
+    assert rows[1][1:5] == ["(top)", str(top_total), "0", "100.00"] and rows[1][10:12] == [str(top1), str(top2)]
     assert {tuple(r[-2:]) for r in rows[1:]} == {("en", game["lexicon_edition"])}  # the game's list on every line
     assert [(r[1], int(r[0]), int(r[2]), int(r[3]), r[4]) for r in rows[2:]] == [
         (s["name"], s["rank"], s["total"], s["negatif"], f"{s['percentage']:.2f}") for s in table["standings"]

@@ -160,3 +160,30 @@ def test_a_french_readers_csv_files_are_in_a_french_spreadsheets_convention(
     reader.set_cookie(language.LANG_COOKIE, "fr")
     assert reader.get(f"/archives/{game_id}/standings.csv").get_data() == french
     assert f'href="/archives/{game_id}/standings.csv"' in reader.get(f"/archives/{game_id}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("language_code", ["en", "fr"])
+def test_the_solo_bonus_is_shown_apart_from_the_rounds_score_everywhere(
+    client: FlaskClient, played: tuple[int, FlaskClient, FlaskClient, dict[str, int], int], language_code: str
+) -> None:
+    """Issue 28 item 3 (docs/rules.md §6.13): the projector showed "AERIE · 22 (solo)" under a top of 12 and the
+    CSV's round column was 22, while the help says the bonus is not part of the round's score. The round's score
+    and the bonus are apart on the projector, the phone, the CSV and the API; the total still counts both."""
+    game_id, bob, _cy, totals, top_total = played
+    solo = "solo"  # the same word in French
+    projector = text_of(client.get(f"/games/{game_id}/projector/live?lang={language_code}").get_data(as_text=True))
+    assert f"· {top_total} + 10 {solo}" in projector, projector
+    assert f"· {totals['Bob']}" not in projector, projector  # never the score and the bonus as one figure
+    phone = text_of(bob.get(f"/play/{game_id}/live?lang={language_code}").get_data(as_text=True))
+    assert f"{top_total} + 10 {solo}" in phone, phone
+
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/games/{game_id}/export.csv").get_data(as_text=True))))
+    bob_row = next(r for r in rows if r["name"] == "Bob")
+    assert (bob_row["round 1"], bob_row["bonus"], bob_row["total"]) == (str(top_total), "10", str(totals["Bob"]))
+    lines = {s["name"]: s for s in client.get(f"/api/games/{game_id}/standings").get_json()["standings"]}
+    assert (lines["Bob"]["round_scores"], lines["Bob"]["bonus"], lines["Bob"]["rounds"]) == (
+        [top_total],
+        10,
+        [totals["Bob"]],
+    )
+    assert lines["Cy"]["bonus"] == 0 and lines["Cy"]["round_scores"] == [totals["Cy"]]

@@ -687,10 +687,16 @@ SCHEMAS: dict[str, Any] = {
             "solos": _INT,
             "warnings": _INT,
             "penalty": {"type": "integer", "description": "Points taken by penalties and warnings."},
+            "bonus": {"type": "integer", "description": "Solo bonuses given, in all (not part of any round's score)."},
             "rounds": {
                 "type": "array",
                 "items": _INT,
                 "description": "What each round added (score + bonus - penalty).",
+            },
+            "round_scores": {
+                "type": "array",
+                "items": _INT,
+                "description": "Each round's score, its bonus and penalties apart (docs/rules.md §6.13).",
             },
         },
     },
@@ -1202,8 +1208,8 @@ PATHS: dict[str, Any] = {
             "tags": ["display"],
             "summary": "Standings and per-round scores as CSV",
             "description": "A header row, a `(top)` row, then one row per player, best first: rank, name, total, "
-            "négatif, percentage, tops, solos, warnings, penalty, one column per round, and the game's `lexicon` "
-            "and its `edition` (the same on every row).",
+            "négatif, percentage, tops, solos, bonus, warnings, penalty, one column per round (its score), and the "
+            "game's `lexicon` and its `edition` (the same on every row).",
             "security": [],
             "parameters": [GAME_ID],
             "responses": {

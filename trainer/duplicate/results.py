@@ -303,6 +303,8 @@ class Standing:
     round_totals: tuple[int, ...]  # what each round added (score + bonus - penalty), in round order
     warnings: int = 0
     penalty: int = 0  # points taken by penalties and warnings, in all
+    bonus: int = 0  # solo bonuses given, in all
+    round_scores: tuple[int, ...] = ()  # each round's score, bonus and penalties apart (docs/rules.md §6.13)
 
 
 @dataclass(frozen=True)
@@ -336,21 +338,34 @@ def standings(results: Sequence[RoundResult], players: Iterable[str] = ()) -> li
     """The standings after ``results``, best first; see the module doc for each figure."""
     names = list(dict.fromkeys([*players, *(name for r in results for name in r.players)]))
     top_total = sum(r.top_score for r in results)
-    rows: list[tuple[str, int, int, int, tuple[int, ...], int, int]] = []
+    rows: list[tuple[str, int, int, int, tuple[int, ...], int, int, int, tuple[int, ...]]] = []
     for name in names:
         mine = [p for r in results if (p := r.players.get(name)) is not None]
         totals = tuple(p.total if (p := r.players.get(name)) else 0 for r in results)
+        scores = tuple(p.score if (p := r.players.get(name)) else 0 for r in results)
         tops = sum(1 for p in mine if p.top)
         solos = sum(1 for p in mine if p.solo)
         warnings = sum(p.warnings for p in mine)
         penalty = sum(p.penalty for p in mine)
-        rows.append((name, sum(totals), tops, solos, totals, warnings, penalty))
+        bonus = sum(p.bonus for p in mine)
+        rows.append((name, sum(totals), tops, solos, totals, warnings, penalty, bonus, scores))
     ranks = shared_ranks([row[1] for row in rows])
     table = [
         Standing(
-            name, rank, total, total - top_total, percentage(total, top_total), tops, solos, totals, warnings, penalty
+            name,
+            rank,
+            total,
+            total - top_total,
+            percentage(total, top_total),
+            tops,
+            solos,
+            totals,
+            warnings,
+            penalty,
+            bonus,
+            scores,
         )
-        for rank, (name, total, tops, solos, totals, warnings, penalty) in zip(ranks, rows, strict=True)
+        for rank, (name, total, tops, solos, totals, warnings, penalty, bonus, scores) in zip(ranks, rows, strict=True)
     ]
     return sorted(table, key=lambda s: s.rank)  # stable: tied players keep the players' order
 

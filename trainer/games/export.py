@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+
+from anyascii import anyascii
 
 from ..duplicate.imposed import round_list
 from ..duplicate.joker import JOKER, BlankFate
@@ -85,8 +88,9 @@ def _lexicon_cells(game: Game) -> list[str]:
 
 
 def standings_csv(game: Game, results: GameResults, style: CsvStyle = PLAIN_CSV) -> str:
-    """Rank, name, total, négatif, percentage, tops, solos, warnings, penalty points, one column per round, then
-    the game's lexicon and its edition.
+    """Rank, name, total, négatif, percentage, tops, solos, solo bonus points, warnings, penalty points, one column
+    per round with the round's score (its bonus and penalties apart, as the help and docs/rules.md §6.13 say: total =
+    the rounds' scores + bonus - penalty), then the game's lexicon and its edition.
 
     The percentage is written with two decimals and the style's decimal mark (98.75, or 98,75 in French).
     """
@@ -103,6 +107,7 @@ def standings_csv(game: Game, results: GameResults, style: CsvStyle = PLAIN_CSV)
             "percentage",
             "tops",
             "solos",
+            "bonus",
             "warnings",
             "penalty",
             *(f"round {n}" for n in numbers),
@@ -121,6 +126,7 @@ def standings_csv(game: Game, results: GameResults, style: CsvStyle = PLAIN_CSV)
             "",
             "",
             "",
+            "",
             *(r.top_score for r in results.rounds),
             *lexicon,
         ]
@@ -135,9 +141,10 @@ def standings_csv(game: Game, results: GameResults, style: CsvStyle = PLAIN_CSV)
                 style.number(s.percentage),
                 s.tops,
                 s.solos,
+                s.bonus,
                 s.warnings,
                 s.penalty,
-                *s.round_totals,
+                *s.round_scores,
                 *lexicon,
             ]
         )
@@ -212,14 +219,39 @@ def game_draws(game: Game) -> str:
 
 EMPTY_TABLE = "--table vide--"  # how the federation's results file names a table nobody sat at
 SIGLES_ENCODING = "latin-1"
+# The French ligature, which Latin-1 lacks, written as French writes it without it ("OEdipe", not "Oedipe").
+LIGATURES = {"Œ": "OE", "œ": "oe"}
+
+
+def latin_1(text: str) -> str:
+    """``text`` with every character Latin-1 lacks written with those it has: a letter with an accent Latin-1 lacks
+    loses it ("Łukasz" is "Lukasz", "Nguyễn" "Nguyen"), the French ligature is spelled out ("OEdipe"),
+    and another script is transliterated ("Алиса" is "Alisa", "Ελένη" "Eleni", by anyascii). Latin-1's own
+    characters stay ("Zoé", "Jürgen", "Æsa"). Any other character (a symbol, an emoji) is "?"."""
+    written = []
+    for character in text:
+        if ord(character) < 256:
+            written.append(character)
+            continue
+        bare = "".join(c for c in unicodedata.normalize("NFKD", character) if not unicodedata.combining(c))
+        if bare and all(ord(c) < 256 for c in bare):
+            written.append(bare)
+        elif character in LIGATURES:
+            written.append(LIGATURES[character])
+        elif unicodedata.category(character)[0] in "LN":  # a letter or a digit; a symbol's name is no name's part
+            written.append(anyascii(character) or "?")
+        else:
+            written.append("?")
+    return "".join(written)
 
 
 def sigles(game: Game, results: GameResults) -> bytes:
     """The results file that the French federation's SIGLES program reads to register a tournament game
     (docs/rules.md §6.20): one line per table from 1 to the highest, ``"table","name","total"``, every field
-    quoted; a table nobody sat at is ``"n","--table vide--","-1"``. Latin-1, as that program reads it (a
-    character outside it becomes ``?``). Players without a table number take the numbers after the highest
-    one, in the order they joined."""
+    quoted; a table nobody sat at is ``"n","--table vide--","-1"``. Latin-1, as that program reads it (a name's
+    other characters written with Latin-1's: :func:`latin_1`), and a name a spreadsheet would run as a formula
+    starts with an apostrophe, as in the CSV files. Players without a table number take the numbers after the
+    highest one, in the order they joined."""
     totals = {s.player: s.total for s in results.standings}
     tables: dict[int, str] = {p.table_number: p.name for p in game.players if p.table_number is not None}
     following = max(tables, default=0)
@@ -231,5 +263,8 @@ def sigles(game: Game, results: GameResults) -> bytes:
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     for number in range(1, max(tables, default=0) + 1):
         name = tables.get(number)
-        writer.writerow([number, name, totals.get(name, 0)] if name is not None else [number, EMPTY_TABLE, -1])
+        if name is None:
+            writer.writerow([number, EMPTY_TABLE, -1])
+        else:
+            writer.writerow([number, _cell(latin_1(name)), totals.get(name, 0)])
     return out.getvalue().encode(SIGLES_ENCODING, errors="replace")
