@@ -414,3 +414,57 @@ def test_a_screen_reader_hears_the_rack_the_last_30_seconds_and_the_result(
     expect(announcer).to_contain_text("Solo top!")  # Ann alone found it
     assert "!." not in announcer.inner_text() and ".." not in announcer.inner_text()
     night.errors.check()
+
+
+_AFTER = """(square) => {
+    const arrow = getComputedStyle(square, "::after");
+    const box = square.getBoundingClientRect();
+    const root = document.documentElement;
+    return {content: arrow.content, width: parseFloat(arrow.width), height: parseFloat(arrow.height),
+            inside: box.top >= 0 && box.left >= 0 && box.bottom <= root.clientHeight && box.right <= root.clientWidth};
+}"""
+
+
+def test_each_round_starts_across_and_the_first_square_shows_the_direction(
+    night: Night, live_server: TirageServer, director_token: str
+) -> None:
+    """Issue 28 item 2: a player who pressed Down in round 2 and, in round 3, tapped a square then the tiles (as the
+    help says) handed in a play down and scored 0. Each round starts Across, the help says how the direction is
+    chosen, and an arrow on the first square shows it (on a 320 px phone, in both languages)."""
+    game = new_game(live_server, director_token, seed=SEED + 9)
+    player, french = phone(night, "Arrow", (320, 568)), phone(night, "Flèche", (390, 844), locale="fr-FR")
+    player.join(game)
+    french.join(game)
+    expect(player.page.locator("#play-help")).to_contain_text(
+        "Each round starts Across: tap Down, or the first square again, to play down."
+    )
+    expect(french.page.locator("#play-help")).to_contain_text(
+        "Chaque coup commence en Horizontal : touchez Vertical, ou de nouveau la première case, pour jouer vers le bas."
+    )
+    act(live_server, director_token, game, "start")
+    player.wait_for("playing", 1)
+    page = player.page
+    across, down = page.locator('[data-direction="across"]'), page.locator('[data-direction="down"]')
+    expect(across).to_have_attribute("aria-pressed", "true")
+    down.tap()
+    square = page.locator("#live td.sq:not(.filled)").nth(100)
+    square.locator("button").tap()
+    shown = square.evaluate(_AFTER)
+    assert shown["content"] == '"↓"' and shown["inside"], shown
+    assert min(shown["width"], shown["height"]) >= 12, shown  # big enough to notice at 320 px
+    square.locator("button").tap()  # the same square again turns the direction
+    assert square.evaluate(_AFTER)["content"] == '"→"'
+    expect(across).to_have_attribute("aria-pressed", "true")
+    down.tap()
+    expect(down).to_have_attribute("aria-pressed", "true")
+
+    act(live_server, director_token, game, "close")
+    act(live_server, director_token, game, "next")
+    player.wait_for("playing", 2)
+    expect(across).to_have_attribute("aria-pressed", "true")  # last round's Down is not kept
+    expect(down).to_have_attribute("aria-pressed", "false")
+    square = page.locator("#live td.sq:not(.filled)").nth(100)
+    square.locator("button").tap()
+    assert square.evaluate(_AFTER)["content"] == '"→"'
+    expect(player.move_input).to_have_value(re.compile(r"^\d+[A-O] $"))  # English: row then column, across
+    night.errors.check()

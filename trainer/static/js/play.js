@@ -147,6 +147,7 @@
 
   function clearPreview() {
     clearMarks(["preview", "preview-through", "selected"]);
+    for (const square of region.querySelectorAll("td.sq[data-play-direction]")) delete square.dataset.playDirection;
     for (const tile of now().querySelectorAll(".rack .tile.used")) tile.classList.remove("used");
     previewLine.textContent = "";
   }
@@ -191,10 +192,12 @@
     if (!start) return null;
     showDirection(start.horizontal);
     previewLine.textContent = describe(start, square.toUpperCase() === written ? "" : square.toUpperCase());
+    // The direction on the square the play starts from, big enough to notice before typing the word.
+    const first = cell(start.row, start.col);
+    if (first) first.dataset.playDirection = start.horizontal ? "across" : "down";
     const play = placement(input.value);
     if (!play) {
-      const selected = cell(start.row, start.col);
-      if (selected) selected.classList.add("selected");
+      if (first) first.classList.add("selected");
       return null;
     }
     for (const item of play.squares) {
@@ -481,6 +484,7 @@
       written = "";
       picker.hidden = true;
       setError("");
+      showDirection(true); // every round starts Across, as the help says: last round's Down is not kept
     }
     drawMine();
     preview();
