@@ -142,3 +142,64 @@ def test_the_days_end_says_what_is_next_and_studies_ahead_only_when_asked(
     with study_app.app_context():
         row = db.session.get(DeckCard, today_id)
         assert row is not None and row.stability is not None and round(row.stability, 1) == 8.3
+
+
+# ---------------------------------------------------------------- item 12: stem cards of both kinds
+
+
+@pytest.mark.parametrize(
+    ("headers", "asks", "letters_only", "instruction"),
+    [
+        (
+            {},
+            "Each stem card asks for",
+            "The letters only: which letters make a word with the stem",
+            "Which letters make a word with this stem? Type the letters.",
+        ),
+        (
+            FR,
+            "Chaque carte de radical demande",
+            "Les lettres seules : quelles lettres font un mot avec le radical",
+            "Quelles lettres forment un mot avec ce radical ? Tapez les lettres.",
+        ),
+    ],
+)
+def test_the_deck_form_makes_stem_cards_of_both_kinds(
+    study_app: Flask, headers: dict[str, str], asks: str, letters_only: str, instruction: str
+) -> None:
+    """§7.4: the form offers the stem card that asks for the words and the one that asks for the letters only."""
+    from .test_study import DECK_FORM
+
+    client = study_app.test_client()
+    _sign_up(client)
+    form_page = _text(client.get("/study/decks/new", headers=headers).get_data(as_text=True))
+    assert asks in form_page and letters_only in form_page
+    for ask, name in (("letters", "letters"), ("words", "words")):
+        posted = {**DECK_FORM, "name": name, "kind": "stem", "stem_count": "2", "stem_ask": ask}
+        made = client.post("/study/decks/new", data={**posted, "csrf_token": _token(client, "/study/decks/new")})
+        assert made.status_code == 303, made.get_data(as_text=True)
+    with study_app.app_context():
+        cards = db.session.execute(select(DeckCard.card_id).order_by(DeckCard.id)).scalars().all()
+        letters_deck = db.session.execute(select(Deck.id).where(Deck.name == "letters")).scalar_one()
+    assert cards == ["stem:en:letters:AEIRST", "stem:en:letters:AEINST", "stem:en:AEIRST", "stem:en:AEINST"]
+    page = _text(client.get(f"/study/decks/{letters_deck}", headers=headers).get_data(as_text=True))
+    assert "AEIRST + ?" in page and instruction in page
+
+
+def test_a_stems_reveal_lists_its_words_in_columns_by_added_letter(study_app: Flask) -> None:
+    """§7.4: AEIRST's 69 sevens at the reveal: one block per added letter in a column layout, the grades in the bar
+    that stays at the bottom of the screen (its layout on a phone: tests/browser/test_study_page.py)."""
+    client = study_app.test_client()
+    _sign_up(client)
+    with study_app.app_context():
+        deck = _deck(("stem:en:AEIRST",), kind="stem")
+        row = _row(deck, "stem:en:AEIRST")
+        _, review = service.answer(deck, row, ["SATIRES", "ZZZZZZZ"], 30.0)
+        url = f"/study/decks/{deck.id}/reviews/{review.id}"
+        letters = [letter for letter, _words in service.card_of(deck, row).groups]
+    shown = client.get(url).get_data(as_text=True)
+    assert '<dl class="answer-groups stem-columns">' in shown
+    blocks = re.findall(r'<div class="answer-group">\s*<dt>.*?<strong[^>]*>([A-Z])</strong>', shown, re.S)
+    assert blocks == letters and len(blocks) > 10  # one block per added letter, in alphabetical order
+    bar = shown[shown.index("data-grade-bar") :]
+    assert all(f'data-rating="{n}"' in bar for n in (1, 2, 3, 4)) and "data-next" in bar

@@ -147,3 +147,51 @@ def test_a_learner_back_from_a_break_on_a_phone(
                 problems.append(f"{name}, {theme}:\n{format_violations(serious + below_aaa)}")
     context.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_stem_card_on_a_phone(browser: Browser, live_server: TirageServer, screenshot_dir: Path) -> None:
+    """Issue 28's stem card on a 390×844 phone (docs/rules.md §7.4): AEIRST + ? made from the deck form, answered;
+    its 69 sevens at the reveal in columns (one block per added letter), the grade buttons on screen at the top of
+    the answers and at their end, and nothing wider than the phone."""
+    base = live_server.base_url
+    context = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844}, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{base}/study/signup")
+    page.get_by_label("Your name").fill("stem-phone")
+    page.get_by_label("Password").fill("password123")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/study/$"))
+    page.goto(f"{base}/study/decks/new")
+    page.get_by_label("Deck name").fill("stems")
+    page.get_by_label("Cards", exact=True).select_option("stem")
+    page.get_by_label("Number of stems").fill("1")
+    page.get_by_label("Each stem card asks for").select_option("words")
+    page.get_by_role("button", name="Create the deck").click()
+    expect(page.locator(".prompt")).to_have_text("AEIRST + ?", timeout=60_000)
+    page.screenshot(path=screenshot_dir / "study-stem-phone-question.png")
+    page.locator("#answers").fill("SATIRES")
+    page.get_by_role("button", name="Reveal the answers").click()
+    expect(page).to_have_url(re.compile(r"/reviews/\d+$"))
+
+    grades = page.locator("[data-grade-bar] [data-rating]")
+    expect(grades).to_have_count(4)
+
+    def on_screen() -> bool:
+        boxes = [grades.nth(n).bounding_box() for n in range(4)]
+        return all(box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844 for box in boxes)
+
+    assert on_screen(), "the grades are below the fold at the reveal"
+    page.screenshot(path=screenshot_dir / "study-stem-phone-reveal.png")
+    blocks = page.locator(".answer-groups.stem-columns .answer-group")
+    lefts = {round(blocks.nth(n).bounding_box()["x"]) for n in range(blocks.count())}  # type: ignore[index]
+    assert len(lefts) >= 2, f"the added letters' blocks are in one column: {lefts}"
+    page.locator(".answer-groups .answer-group").nth(blocks.count() // 2).scroll_into_view_if_needed()
+    assert on_screen(), "the grades scrolled away in the middle of the answers"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    print(f"stem reveal on a 390 px phone: {height} px tall, {width} px wide, {len(lefts)} columns")
+    assert width <= 390 and height < 2000
+    page.get_by_role("button", name=re.compile("Good")).click()  # the bar's grade works from where it stays
+    expect(page.locator(".prompt, #done-title")).to_be_visible()
+    context.close()

@@ -80,7 +80,10 @@ def cards_from_lexicon(lexicon: Lexicon, source: dict[str, Any]) -> tuple[list[C
                 blanks=int(source.get("blanks", 0)),
             ), []
         if kind == "stem":
-            return STEM.cards(lexicon, int(source["length"]), int(source["count"])), []
+            ask = source.get("ask", "words")
+            if ask not in ("words", "letters"):
+                raise ValueError(f"a stem card asks for its words or its letters, not {ask!r}")
+            return STEM.cards(lexicon, int(source["length"]), int(source["count"]), ask), []
         if kind == "twos":
             part = source.get("part", "hooks")
             if part == "grid":

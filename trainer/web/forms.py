@@ -311,6 +311,10 @@ DECK_KINDS = (
     ("twos", _l("Two-letter words")),
     ("words", _l("My own list of words")),
 )
+STEM_ASKS = (  # the two stem cards of docs/rules.md §7.4
+    ("words", _l("The words: every word the stem makes with one more letter")),
+    ("letters", _l("The letters only: which letters make a word with the stem")),
+)
 TWOS_PARTS = (
     ("hooks", _l("Front and back hooks of each two")),
     ("letters", _l("All twos with a given letter")),
@@ -336,6 +340,7 @@ class DeckForm(Form):
         _l("Stem"), choices=(("6", _l("6 letters (+1 makes a 7)")), ("7", _l("7 letters (+1 makes an 8)"))), default="6"
     )
     stem_count = _int(_l("Number of stems"), 100, 1, 500, _l("The stems that make the most bingos come first."))
+    stem_ask = SelectField(_l("Each stem card asks for"), choices=STEM_ASKS, default="words")
     twos_part = SelectField(_l("Two-letter drill"), choices=TWOS_PARTS, default="hooks")
     words = TextAreaField(
         _l("Words"),
@@ -366,7 +371,12 @@ class DeckForm(Form):
                 "blanks": self.blanks.data,
             }
         if kind == "stem":
-            return {"kind": kind, "length": int(self.stem_length.data), "count": self.stem_count.data}
+            return {
+                "kind": kind,
+                "length": int(self.stem_length.data),
+                "count": self.stem_count.data,
+                "ask": self.stem_ask.data,
+            }
         if kind == "twos":
             return {"kind": kind, "part": self.twos_part.data}
         return {"kind": "words", "text": self.words.data or ""}
