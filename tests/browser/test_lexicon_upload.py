@@ -1,6 +1,6 @@
 """A club's own word list loaded in real Chromium (docs/rules.md §2.4): the director uploads a list of a thousand
-words, reads its report (the two-letter words, the lines left out, the difference with en), accepts it, watches
-the progress bar until the lexicon is built, and a phone plays a round judged by it."""
+words, waits while it is read, reads its report (the two-letter words, the lines left out, the difference with en),
+accepts it, watches the progress bar until the lexicon is built, and a phone plays a round judged by it."""
 
 from __future__ import annotations
 
@@ -51,9 +51,9 @@ def test_a_club_list_is_uploaded_reported_built_and_played(
     page.locator("#compare_with").select_option("en")
     page.get_by_role("button", name="Read the list").click()
 
-    # The report, before anything is kept.
+    # The report, before anything is kept: the page follows the reading (in a process of its own), then shows it.
     expect(page).to_have_url(re.compile(r"/director/lexicons/uploads/"))
-    expect(page.locator("#report-summary")).to_contain_text("1,000 words · 4 lines left out")
+    expect(page.locator("#report-summary")).to_contain_text("1,000 words · 4 lines left out", timeout=60_000)
     twos = [w for w in words if len(w) == 2]
     expect(page.locator("#twos-title")).to_have_text(f"The {len(twos)} two-letter words")
     expect(page.locator("#twos")).to_have_text(" ".join(twos))

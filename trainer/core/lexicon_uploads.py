@@ -235,6 +235,9 @@ def start_reading(store: LexiconStore) -> None:
         running = _readers.get(key)
         if running is not None and running.is_alive():
             return  # it reads what is queued; if it was ending, its waiting thread starts another
+        with _reader_lock(store, wait=False) as free:
+            if not free:
+                return  # another process's reader reads; it looks at the queue again after letting go of the lock
         context = multiprocessing.get_context("spawn")
         process = context.Process(target=read_queued, args=(str(store.data_dir),), name="lexicon-reader", daemon=True)
         process.start()
@@ -270,7 +273,7 @@ def read_queued(data_dir: str) -> None:
     # Ends only with the lock free and nothing queued, or with the lock held by another reader: an upload queued
     # while a reader was ending is seen by that reader's last look, after it let go of the lock.
     while queued(store):
-        with _file_lock(store.imported_dir / ".pending-reader.lock", wait=False) as held:
+        with _reader_lock(store, wait=False) as held:
             if not held:
                 raise SystemExit(OTHER_READER)
             while tokens := queued(store):
@@ -371,6 +374,11 @@ def _records(store: LexiconStore) -> Iterator[tuple[str, dict[str, Any]]]:
         record = _read_pending(store, token)
         if record is not None:
             yield token, record
+
+
+def _reader_lock(store: LexiconStore, wait: bool) -> contextlib.AbstractContextManager[bool]:
+    """The lock a reader process holds while it reads (one at a time for the server)."""
+    return _file_lock(store.imported_dir / ".pending-reader.lock", wait)
 
 
 def _records_lock(store: LexiconStore) -> contextlib.AbstractContextManager[bool]:

@@ -10,6 +10,9 @@ the director's controls. Here the body is read in the event loop, where waiting 
 * a body that takes longer than its time (:func:`trainer.http.body.body_seconds`) is refused;
 * the request then goes on with its body in hand (the play path, or a thread of the Flask application).
 
+A file's form (:data:`~trainer.http.body.UPLOAD_PATHS`: a word list, a cardbox, up to 50 MB) waits on disk past its
+first megabyte, and goes on a chunk at a time: four lists uploaded at once never hold 200 MB of the process.
+
 A refusal goes on too, without its body, marked with :data:`~trainer.http.body.REFUSED_HEADER`, so that the
 application answers it as it answers everything: JSON for the API, a page in the reader's language for a
 browser. A client's own header of that name is removed first.
@@ -18,13 +21,17 @@ browser. A client's own header of that name is removed first.
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from dataclasses import dataclass
+from typing import IO
 
-from ..http.body import REFUSED_HEADER, body_limit, body_seconds
+from ..http.body import REFUSED_HEADER, UPLOAD_PATHS, body_limit, body_seconds
 from .asgi_tools import Message, Receive, Scope
 
 REFUSED = REFUSED_HEADER.lower().encode("latin-1")
 BODYLESS = frozenset({"GET", "HEAD", "OPTIONS"})
+SPOOL_BYTES = 1024 * 1024  # a file's form past this waits on disk
+REPLAY_CHUNK = 256 * 1024  # and goes on this much at a time
 
 
 @dataclass
@@ -51,17 +58,26 @@ class Door:
         length = _content_length(headers)
         if length is not None and length > limit:
             return self._refuse(scope, "too-large", receive)
+        # Closed once replayed, refused or left by its client.
+        spool = tempfile.SpooledTemporaryFile(SPOOL_BYTES) if scope["path"] in UPLOAD_PATHS else None  # noqa: SIM115
         try:
-            body = await asyncio.wait_for(_read(receive, limit), self.seconds or body_seconds(scope["path"]))
+            body = await asyncio.wait_for(_read(receive, limit, spool), self.seconds or body_seconds(scope["path"]))
         except TimeoutError:
-            return self._refuse(scope, "too-slow", receive)
+            return self._refuse(scope, "too-slow", receive, spool)
         except _Gone:
+            if spool is not None:
+                spool.close()
             return None
         if body is None:
-            return self._refuse(scope, "too-large", receive)
+            return self._refuse(scope, "too-large", receive, spool)
+        if spool is not None:
+            spool.seek(0)
+            return _replay_file(spool, receive)
         return _replay(body, receive)
 
-    def _refuse(self, scope: Scope, why: str, receive: Receive) -> Receive:
+    def _refuse(self, scope: Scope, why: str, receive: Receive, spool: IO[bytes] | None = None) -> Receive:
+        if spool is not None:
+            spool.close()
         if why == "too-large":
             self.figures.too_large += 1
         else:
@@ -85,8 +101,9 @@ class _Gone(Exception):
     """The client disconnected before its body was whole."""
 
 
-async def _read(receive: Receive, limit: int) -> bytes | None:
-    """The whole body, or None when it grows past ``limit`` bytes (reading stops there)."""
+async def _read(receive: Receive, limit: int, spool: IO[bytes] | None = None) -> bytes | None:
+    """The whole body (written to ``spool`` instead when there is one: then b""), or None when it grows past ``limit``
+    bytes (reading stops there)."""
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -97,7 +114,10 @@ async def _read(receive: Receive, limit: int) -> bytes | None:
         size += len(chunk)
         if size > limit:
             return None
-        chunks.append(chunk)
+        if spool is None:
+            chunks.append(chunk)
+        else:
+            spool.write(chunk)  # the page cache takes it at once: no thread for it
         if not message.get("more_body", False):
             return b"".join(chunks)
 
@@ -112,5 +132,20 @@ def _replay(body: bytes, receive: Receive) -> Receive:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
         return await receive()
+
+    return replay
+
+
+def _replay_file(spool: IO[bytes], receive: Receive) -> Receive:
+    """``receive`` with the body waiting in ``spool``, a chunk at a time, then what the connection says."""
+
+    async def replay() -> Message:
+        if spool.closed:
+            return await receive()
+        chunk = spool.read(REPLAY_CHUNK)
+        more = len(chunk) == REPLAY_CHUNK
+        if not more:
+            spool.close()  # a spooled file on disk is deleted as it closes
+        return {"type": "http.request", "body": chunk, "more_body": more}
 
     return replay

@@ -133,7 +133,7 @@ def report(token: str) -> ResponseReturnValue:
         return _refused(form, cannot)
     if record["status"] != "read":
         if record["status"] == "queued":
-            lexicon_uploads.start_reading(store)  # the server was restarted since it was queued
+            lexicon_uploads.start_reading(store)  # none running here (a server restarted since): one is started
         return render_template(
             "lexicons/reading.html",
             upload=record,
@@ -148,10 +148,13 @@ def report(token: str) -> ResponseReturnValue:
 @director_required
 def upload_status(token: str) -> ResponseReturnValue:
     """How far the reading is, in per cent (the page asks every second); ``gone`` once the upload is not pending."""
+    store = lexicon_store()
     try:
-        record = lexicon_uploads.pending(lexicon_store(), token, _director_name())
+        record = lexicon_uploads.pending(store, token, _director_name())
     except Refused:
         return jsonify(status="gone", progress=0)
+    if record["status"] == "queued":
+        lexicon_uploads.start_reading(store)  # none running here (a server restarted since): one is started
     return jsonify(status=record["status"], progress=lexicon_uploads.per_cent(record))
 
 
