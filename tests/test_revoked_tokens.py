@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from tests.processes import TirageServer, best_play
+from tests.redis_server import RedisServer
 from tests.test_live import run_async
 from tests.test_pages import csrf_token, text_of
 from tests.test_play_desk import DIRECTOR, PASSWORD, Answer, _plays_path, _post, _started_game
@@ -25,6 +29,8 @@ from trainer.core.clock import utcnow
 from trainer.core.codes import hash_token
 from trainer.core.database import db
 from trainer.core.errors import Refused
+from trainer.engine.lexicon import Lexicon, LexiconStore
+from trainer.engine.rules import Ruleset
 from trainer.games import service
 from trainer.games.models import Game, Player, Submission
 from trainer.games.service import AcceptedPlay, PendingPlay
@@ -367,3 +373,76 @@ def test_the_phone_page_carries_the_taken_over_notice_in_english_and_french(app:
     french = phone.get(f"/play/{game_id}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert "Cette place a été reprise par un autre téléphone." in text_of(french)
     assert "L’arbitre vous a retiré de cette partie." in text_of(french)
+
+
+# ------------------------------------------------------------------------------ several processes, Redis
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer()
+    yield server
+    server.stop()
+
+
+async def _revoked_on(server: TirageServer, game_id: int, token: str, opened: asyncio.Event) -> str:
+    """Open the game's event stream with ``token`` on ``server`` (``opened`` is set once it answers) and read until
+    it says the token was revoked: what it said."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(
+        f"GET /api/games/{game_id}/events?quiet=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+    )
+    said = b""
+    try:
+        while chunk := await reader.read(65536):
+            said += chunk
+            if b"retry:" in said:
+                opened.set()
+            if b"event: revoked" in said:
+                break
+    finally:
+        writer.close()
+    return said.decode()
+
+
+def test_a_removal_on_one_web_process_stops_the_token_on_another_through_redis(
+    tmp_path: Path, lexicon_store: LexiconStore, en_rules: Ruleset, en_lexicon: Lexicon, postgres: Any,
+    redis_server: RedisServer,
+) -> None:  # fmt: skip
+    """Two ``tirage serve`` processes with Redis (their database poll set to ten minutes, so only Redis can tell
+    them): the director removes a player on the first; the second, which knew the player's token from memory,
+    refuses it at once and ends the stream opened with it."""
+    env = {"DATABASE_URL": postgres.new_database(), "REDIS_URL": redis_server.url, "TIRAGE_LIVE_POLL": "600"}
+    first = TirageServer(tmp_path / "a", lexicon_store.cache_dir, env_extra=env)
+    second = TirageServer(tmp_path / "b", lexicon_store.cache_dir, env_extra=env, serve_args=("--no-scheduler",))
+    (tmp_path / "b" / "instance").mkdir(parents=True, exist_ok=True)
+    first.start()
+    (tmp_path / "b" / "instance" / "secret_key").write_bytes((tmp_path / "a" / "instance" / "secret_key").read_bytes())
+    second.start()
+    try:
+        first.create_director("alice", PASSWORD)
+        director = first.ok("POST", "/api/auth/token", {"username": "alice", "password": PASSWORD})["token"]
+        game = first.ok("POST", "/api/games", {"rules": "en", "round_seconds": 120}, director, status=201)
+        gid = game["id"]
+        ann, bob = (first.ok("POST", "/api/join", {"code": game["join_code"], "name": n}, None, 201) for n in "AB")
+        state = first.ok("POST", f"/api/games/{gid}/start", None, director)
+        top, _score, lesser = best_play(state, en_rules, en_lexicon)
+        plays = f"/api/games/{gid}/rounds/1/plays"
+        second.ok("POST", plays, {"move": top}, bob["token"])  # the second process knows Bob's token now
+
+        async def scenario() -> str:
+            opened = asyncio.Event()
+            listening = asyncio.create_task(_revoked_on(second, gid, bob["token"], opened))
+            await asyncio.wait_for(opened.wait(), WAIT)
+            removal = f"/api/games/{gid}/players/{bob['player_id']}"
+            await asyncio.to_thread(first.ok, "DELETE", removal, None, director, 204)
+            return await asyncio.wait_for(listening, WAIT)
+
+        said = run_async(scenario())
+        assert 'event: revoked\ndata: {"reason": "player_removed"}' in said
+        status, _headers, body = second.request("POST", plays, {"move": lesser}, bob["token"])
+        assert status == 401 and json.loads(body)["error"], body
+        assert second.ok("POST", plays, {"move": lesser}, ann["token"])["move"]
+    finally:
+        second.stop()
+        first.stop()
