@@ -25,6 +25,7 @@ from tests.test_pages import (
 )
 from trainer.core import accounts
 from trainer.duplicate.results import RoundRecord, Ruling, RulingKind, Submission, score_game
+from trainer.games.export import latin_1
 
 
 def _game(app: Flask, client: FlaskClient) -> int:
@@ -178,3 +179,30 @@ def test_the_sigles_file_has_a_line_per_table_in_latin_1(app: Flask, client: Fla
         "",
     ]
     assert "Zo\xe9".encode("latin-1") in answer.get_data()  # é as one Latin-1 byte, not UTF-8's two
+
+
+def test_the_sigles_file_writes_every_name_in_latin_1_and_runs_no_formula(app: Flask, client: FlaskClient) -> None:
+    """docs/rules.md §6.20: a name outside Latin-1 is transliterated (it was "?????"), a name a spreadsheet would run
+    as a formula starts with an apostrophe, as in the CSV files (it was written raw)."""
+    game_id = _game(app, client)
+    page = f"/director/games/{game_id}/bulletins"
+    for table, name in (("1", "=1+1"), ("2", "Алиса"), ("3", "Œdipe")):
+        added = client.post(
+            f"/director/games/{game_id}/paper-players",
+            data={"csrf_token": csrf_token(client, page), "name": name, "table": table},
+        )
+        assert added.status_code == 303, name
+    text = client.get(f"/director/games/{game_id}/sheets/results.sigles.txt").get_data().decode("latin-1")
+    assert text.split("\r\n")[:3] == ['"1","\'=1+1","0"', '"2","Alisa","0"', '"3","OEdipe","0"']
+    assert "?" not in text
+    written = {name: latin_1(name) for name in ("Ελένη", "Łukasz", "Nguyễn", "Zoé", "Jürgen", "ß", "Æsa", "😀Bob")}
+    assert written == {
+        "Ελένη": "Eleni",
+        "Łukasz": "Lukasz",
+        "Nguyễn": "Nguyen",
+        "Zoé": "Zoé",  # Latin-1's own letters stay
+        "Jürgen": "Jürgen",
+        "ß": "ß",
+        "Æsa": "Æsa",
+        "😀Bob": "?Bob",  # a symbol is no letter
+    }
