@@ -14,17 +14,20 @@ from sqlalchemy import select
 
 from tests.test_api import PASSWORD, Api
 from tests.test_api import api as api  # the fixture
+from tests.test_live import run_async
 from tests.test_pages import csrf_token, text_of
+from tests.test_phone_pages import _get
 from tests.test_security import page_login
 from trainer.core import accounts
 from trainer.core.codes import hash_token, new_token
 from trainer.core.database import db
 from trainer.core.errors import Refused
 from trainer.core.names import name_key
-from trainer.games import history, service
+from trainer.games import competitions, history, service
 from trainer.games.models import Event, Game, Player
 from trainer.http.language import LANG_COOKIE
 from trainer.http.session import PLAYER_TOKENS
+from trainer.live.asgi import TirageASGI
 
 SEED = 10**19 + 2626
 
@@ -253,3 +256,38 @@ def test_a_lobby_of_the_same_draw_holds_nobody_back_and_the_console_and_archive_
     assert a["id"] in [g["id"] for g in api.get("/api/archives")["games"]]
     console = text_of(director.get(f"/director/games/{a['id']}").get_data(as_text=True))
     assert "Held back" not in console
+
+
+def test_the_event_stream_of_the_room_ahead_is_refused_on_the_fast_path_to_a_browser_with_two_places(
+    app: Flask, served: TirageASGI
+) -> None:
+    """docs/rules.md §6.22 through ``tirage serve``'s event streams (trainer/live/streams.py): a browser holding a
+    place in room B (by a join) and one in room A (under another name, by any route) opens room A's stream once
+    room A has closed round 1 and room B has not: refused, as an outsider's; room B closes it: served."""
+    with app.app_context():
+        alice = accounts.create_director("alice", PASSWORD)
+        bruno = accounts.create_director("bruno", PASSWORD)
+        first = service.create_game(alice, {"rules": "en", "seed": SEED + 2, "reveal_seconds": None})
+        event = competitions.create_simultaneous(alice, "Spring", first)
+        second = competitions.open_room(event, bruno)
+        a, b, b_code = first.id, second.id, second.join_code
+    browser = app.test_client()
+    assert _page_join(browser, b_code, "Bob").status_code == 303
+    robert = _second_place(app, a, "Robert")
+    with browser.session_transaction() as session:
+        session[PLAYER_TOKENS] = {**session[PLAYER_TOKENS], str(a): robert}
+    with app.app_context():
+        for game_id in (a, b):
+            game = db.session.get(Game, game_id)
+            assert game is not None
+            service.start_game(game, "test")
+        assert service.close_round(a, 1, "test", early=True)
+    cookie = browser.get_cookie("session")
+    assert cookie is not None
+    path = f"/api/games/{a}/events"
+    status, _headers, body = run_async(_get(served, path, cookie.value, query=b"timeout=0"))
+    assert status == 403 and "shares its draw" in body, body
+    with app.app_context():
+        assert service.close_round(b, 1, "test", early=True)
+    status, _headers, body = run_async(_get(served, path, cookie.value, query=b"timeout=0"))
+    assert status == 200 and "round_started" in body, body
