@@ -425,7 +425,9 @@ def test_a_full_game_through_the_api(api: Api, en_rules: Ruleset, en_lexicon: Le
             "solos": int(name == "Ann"),
             "warnings": 0,
             "penalty": 0,
+            "bonus": bonus1.get(name, 0),
             "rounds": [scores1[name] + bonus1.get(name, 0), expected2[name]],
+            "round_scores": [scores1[name], expected2[name]],  # the bonus apart (docs/rules.md §6.11)
         }, name
         assert isinstance(line["percentage"], float) and round(line["percentage"], 2) == line["percentage"], line
     by_name = {line["name"]: line for line in table["standings"]}
