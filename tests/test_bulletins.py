@@ -237,3 +237,25 @@ def test_a_declaration_is_for_the_round_just_closed_and_until_the_next_opens(app
     assert table["Cy"]["total"] == 0
     with app.app_context():
         assert db.session.execute(select(Submission.id).where(Submission.declared)).first() is None
+
+
+def test_a_removed_paper_players_record_keeps_who_typed_in_their_bulletins(app: Flask, client: FlaskClient) -> None:
+    """docs/rules.md §6.21: each bulletin keeps who typed it in and whether it was declared, also in the record
+    of a player the director removed (§6.16), where it was once dropped."""
+    game_id, _bob = _room(app, client)
+    (top, _score), *_ = plays_of(app, current_round(app, game_id))
+    assert act(client, game_id, "close").get_json()["ok"]
+    assert "declared on time" in _page_post(client, game_id, "bulletins", {"who": "12", "move": top, "declared": "y"})
+    with app.app_context():
+        cy = db.session.execute(select(Submission.player_id)).scalar_one()
+    removed = client.post(
+        f"/director/games/{game_id}/players/{cy}/remove",
+        data={"csrf_token": csrf_token(client, f"/director/games/{game_id}")},
+        headers={"Accept": "application/json"},
+    )
+    assert removed.status_code == 200
+    with app.app_context():
+        row = db.session.execute(select(Event).where(Event.kind == "removed")).scalar_one()
+    assert [(p["round"], p["move"], p["entered_by"], p["declared"]) for p in row.data["plays"]] == [
+        (1, top, "alice", True)
+    ]

@@ -347,6 +347,8 @@ def remove_player(game: Game, player_id: object, author: str) -> None:
             "move": s.move,
             "score_as_placed": s.score_as_placed,
             "received_at": s.received_at.isoformat(),
+            # a paper bulletin keeps who typed it in, and whether it was declared on time (docs/rules.md §6.21)
+            **({"entered_by": s.entered_by, "declared": s.declared} if s.entered_by is not None else {}),
         }
         for s in db.session.execute(
             select(Submission).where(Submission.player_id == player.id).order_by(Submission.id)
@@ -359,7 +361,16 @@ def remove_player(game: Game, player_id: object, author: str) -> None:
         ).scalars()
     ]
     rulings = [
-        {"round": numbers.get(r.round_id), "kind": r.kind, "points": r.points, "reason": r.reason, "author": r.author}
+        {
+            "id": r.id,
+            "round": numbers.get(r.round_id),
+            "kind": r.kind,
+            "points": r.points,
+            "reason": r.reason,
+            "author": r.author,
+            "at": aware(r.created_at).isoformat(),
+            **({"cancels": r.cancels} if r.cancels is not None else {}),
+        }
         for r in db.session.execute(select(Ruling).where(Ruling.player_id == player.id).order_by(Ruling.id)).scalars()
     ]
     for model in (Correction, Ruling, Result, Submission):
