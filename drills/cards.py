@@ -68,6 +68,12 @@ class Feedback:
     def answer_count(self) -> int:
         return len(self.right) + len(self.missed)
 
+    @property
+    def typos(self) -> tuple[str, ...]:
+        """Typed words made of letters the card does not hold: slips of the finger, asked again rather than
+        graded (docs/rules.md §7.6)."""
+        return tuple(wrong.answer for wrong in self.wrong if wrong.reason == Reason.NOT_FROM_LETTERS)
+
 
 @dataclass(frozen=True, slots=True)
 class Card:

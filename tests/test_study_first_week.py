@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from fsrs import Rating, Scheduler, State
 from sqlalchemy import select
 
@@ -17,7 +19,7 @@ from drills.scheduling import CardState, review_card
 from trainer.core.accounts import Learner
 from trainer.core.database import db
 from trainer.study import service
-from trainer.study.models import Deck, DeckCard
+from trainer.study.models import Deck, DeckCard, Review
 
 from .test_study import _sign_up, _token
 
@@ -203,3 +205,70 @@ def test_a_stems_reveal_lists_its_words_in_columns_by_added_letter(study_app: Fl
     assert blocks == letters and len(blocks) > 10  # one block per added letter, in alphabetical order
     bar = shown[shown.index("data-grade-bar") :]
     assert all(f'data-rating="{n}"' in bar for n in (1, 2, 3, 4)) and "data-next" in bar
+
+
+# ---------------------------------------------------------------- item 13: the answering aids
+
+
+def _answer(client: FlaskClient, deck_id: int, data: dict[str, str], headers: dict[str, str] | None = None) -> Any:
+    url = f"/study/decks/{deck_id}"
+    return client.post(f"{url}/answer", data={"csrf_token": _token(client, url), **data}, headers=headers or {})
+
+
+@pytest.mark.parametrize(
+    ("headers", "count", "grades", "typo"),
+    [
+        (
+            {},
+            "2 answers · found: 0",
+            ["1 · Again 1 min", "2 · Hard 6 min", "3 · Good 10 min", "4 · Easy 8 d"],
+            "TOENAXL: letters not on this card. Correct it (or leave it out) and reveal again.",
+        ),
+        (
+            FR,
+            "2 réponses · trouvées : 0",
+            ["1 · À revoir 1 min", "2 · Difficile 6 min", "3 · Bien 10 min", "4 · Facile 8 j"],
+            "TOENAXL : des lettres qui ne sont pas sur cette carte. Corrigez (ou retirez) et révélez de nouveau.",
+        ),
+    ],
+)
+def test_the_answering_aids(
+    study_app: Flask, headers: dict[str, str], count: str, grades: list[str], typo: str
+) -> None:
+    """§7.6-§7.7: the number of answers while typing; a typo of letters not on the card asks again, the words kept,
+    nothing graded; at the reveal each grade button says the wait it gives, and each answer stands between its
+    front and back hooks (DELATION, GELATION, RELATION, ELATIONS; TOENAILS)."""
+    client = study_app.test_client()
+    _sign_up(client)
+    with study_app.app_context():
+        deck = _deck(("anagram:en:AEILNOT",))
+        deck_id, row_id = deck.id, _row(deck, "anagram:en:AEILNOT").id
+    page = client.get(f"/study/decks/{deck_id}", headers=headers).get_data(as_text=True)
+    assert count in _text(page)
+    asked = _answer(client, deck_id, {"card": str(row_id), "answers": "toenail toenaxl", "seconds": "2"}, headers)
+    again = asked.get_data(as_text=True)
+    assert asked.status_code == 422 and typo in _text(again)
+    assert re.search(r'class="prompt">AEILNOT<', again) and ">TOENAIL TOENAXL</textarea>" in again
+    assert 'name="spent" value="2.0"' in again  # the time already spent counts toward the grade
+    with study_app.app_context():
+        assert db.session.execute(select(Review)).first() is None  # nothing graded
+    answered = _answer(client, deck_id, {"card": str(row_id), "answers": "TOENAIL ELATION", "seconds": "1"}, headers)
+    shown = client.get(answered.headers["Location"], headers=headers).get_data(as_text=True)
+    buttons = [_text(b).strip() for b in re.findall(r"<button[^>]*data-rating[^>]*>(.*?)</button>", shown, re.S)]
+    assert buttons == grades
+    rows = re.findall(r'<tr><td class="hooks front">(.*?)</td><th scope="row" class="answer">(.*?)</th>'
+                      r'<td class="hooks back">(.*?)</td></tr>', shown)  # fmt: skip
+    assert rows == [("DGR", "ELATION", "S"), ("–", "TOENAIL", "S")]  # DELATION GELATION RELATION ELATIONS
+
+
+def test_giving_up_with_a_typo_is_graded_again(study_app: Flask) -> None:
+    """§7.6: "I don't know" is an answer even with a slip among the words: Again."""
+    client = study_app.test_client()
+    _sign_up(client)
+    with study_app.app_context():
+        deck = _deck(("anagram:en:AEILNOT",))
+        deck_id, row_id = deck.id, _row(deck, "anagram:en:AEILNOT").id
+    gave_up = _answer(client, deck_id, {"card": str(row_id), "answers": "TOENAXL", "missed": "1"})
+    assert gave_up.status_code == 303
+    with study_app.app_context():
+        assert db.session.execute(select(Review.rating)).scalar_one() == 1

@@ -150,7 +150,8 @@ def test_a_learner_back_from_a_break_on_a_phone(
 
 
 def test_a_stem_card_on_a_phone(browser: Browser, live_server: TirageServer, screenshot_dir: Path) -> None:
-    """Issue 28's stem card on a 390×844 phone (docs/rules.md §7.4): AEIRST + ? made from the deck form, answered;
+    """Issue 28's stem card on a 390×844 phone (docs/rules.md §7.4): AEIRST + ? made from the deck form, its 69
+    answers counted while typing, answered;
     its 69 sevens at the reveal in columns (one block per added letter), the grade buttons on screen at the top of
     the answers and at their end, and nothing wider than the phone."""
     base = live_server.base_url
@@ -170,7 +171,11 @@ def test_a_stem_card_on_a_phone(browser: Browser, live_server: TirageServer, scr
     page.get_by_role("button", name="Create the deck").click()
     expect(page.locator(".prompt")).to_have_text("AEIRST + ?", timeout=60_000)
     page.screenshot(path=screenshot_dir / "study-stem-phone-question.png")
-    page.locator("#answers").fill("SATIRES")
+    expect(page.locator("[data-answer-count]")).to_have_text("69 answers · found: 0")
+    page.wait_for_load_state("load")
+    page.locator("#answers").press_sequentially("satires")
+    page.keyboard.press("Enter")  # checked at once: the count of words found goes up (issue 28, item 13)
+    expect(page.locator("[data-answer-count]")).to_have_text("69 answers · found: 1")
     page.get_by_role("button", name="Reveal the answers").click()
     expect(page).to_have_url(re.compile(r"/reviews/\d+$"))
 

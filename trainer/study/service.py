@@ -41,6 +41,7 @@ from drills.scheduling import (
     rating_for,
     review_card,
 )
+from drills.words import hooks
 
 from ..core.accounts import Learner
 from ..core.clock import aware, utcnow
@@ -269,9 +270,9 @@ def _set(row: DeckCard, columns: dict[str, Any]) -> None:
         setattr(row, key, value)
 
 
-def scheduler_of(deck: Deck) -> Scheduler:
+def scheduler_of(deck: Deck, fuzz: bool | None = None) -> Scheduler:
     # Fuzzing spreads cards learnt together over nearby days; tests turn it off to get exact dates.
-    fuzz = bool(current_app.config.get("TIRAGE_FSRS_FUZZ", True))
+    fuzz = bool(current_app.config.get("TIRAGE_FSRS_FUZZ", True)) if fuzz is None else fuzz
     return Scheduler(desired_retention=deck.desired_retention, maximum_interval=5 * 365, enable_fuzzing=fuzz)
 
 
@@ -360,6 +361,15 @@ def card_of(deck: Deck, row: DeckCard) -> Card:
     return card_from_id(lexicon_store().load(deck.lexicon), row.card_id)
 
 
+def answer_hooks(deck: Deck, card: Card) -> dict[str, tuple[str, str]]:
+    """Each answer of an anagram card with its front and back hooks (the letters that make a word before it and
+    after it), shown beside it at the reveal as Zyzzyva does (docs/rules.md §7.6); other cards: none."""
+    if card.type != ANAGRAM.name:
+        return {}
+    lexicon = lexicon_store().load(deck.lexicon)
+    return {word: hooks(lexicon, word) for word in card.solutions()}
+
+
 def deck_card(deck: Deck, deck_card_id: object) -> DeckCard:
     known = isinstance(deck_card_id, int) and 0 < deck_card_id < 2**31
     row = db.session.get(DeckCard, deck_card_id) if known else None
@@ -371,10 +381,18 @@ def deck_card(deck: Deck, deck_card_id: object) -> DeckCard:
 def answer(
     deck: Deck, row: DeckCard, typed: list[str], seconds: float, now: datetime | None = None, missed: bool = False
 ) -> tuple[Feedback, Review]:
-    """Grade an attempt (``missed``: the learner gave up) and reschedule the card; committed on return."""
+    """Grade an attempt (``missed``: the learner gave up) and reschedule the card; committed on return.
+
+    A word typed with letters the card does not hold is a slip, not an answer: the attempt is refused
+    (``letters_not_on_card``, nothing recorded) so the learner corrects it (docs/rules.md §7.6)."""
     now = now or utcnow()
     card = card_of(deck, row)
     feedback = check(card, typed)
+    if feedback.typos and not missed:
+        words = ", ".join(feedback.typos)
+        raise Refused(
+            "letters_not_on_card", f"{words}: letters not on this card; correct and answer again", words=words
+        )
     rating = Rating.Again if missed else rating_for(feedback, seconds)
     before = _columns(_state(row))
     duration_ms = max(0, int(seconds * 1000))
@@ -398,6 +416,23 @@ def answer(
     db.session.add(review)
     db.session.commit()
     return feedback, review
+
+
+def next_intervals(deck: Deck, review: Review) -> dict[int, timedelta]:
+    """How long the card of ``review`` would wait after each grade (1 Again … 4 Easy), from the state it was in:
+    what the grade buttons say (docs/rules.md §7.7). Without fuzz: the grade given may land a day or two away."""
+    before = review.before
+    row = db.session.get(DeckCard, review.deck_card_id)
+    assert row is not None
+    state = CardState(row.card_id, row.rank, FsrsCard.from_dict(before["fsrs"]) if before.get("fsrs") else None)
+    at = aware(review.reviewed_at)
+    plain = scheduler_of(deck, fuzz=False)
+    intervals = {}
+    for rating in Rating:
+        after = review_card(state, rating, at, plain).after.fsrs
+        assert after is not None
+        intervals[int(rating)] = aware(after.due) - at
+    return intervals
 
 
 def _serialisable(columns: dict[str, Any]) -> dict[str, Any]:

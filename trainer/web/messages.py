@@ -206,6 +206,10 @@ def _game_messages() -> dict[str, Say]:
         ),
         "impossible_draw_rule": lambda p: _("No rack can meet these draw minimums with this tile set."),
         "empty_deck": lambda p: _("The list has no card."),
+        "letters_not_on_card": lambda p: _(
+            "%(words)s: letters not on this card. Correct it (or leave it out) and reveal again.",
+            words=p.get("words", ""),
+        ),
         "deck_too_big": lambda p: _("A deck holds at most %(n)s cards.", n=p.get("n", 100000)),
         "deck_too_costly": lambda p: _(
             "This deck takes more than %(seconds)s seconds to build: choose fewer cards, a shorter length or fewer"
@@ -220,6 +224,25 @@ def _game_messages() -> dict[str, Say]:
         "card_quota": lambda p: _(
             "Your decks would hold more than %(n)s cards: delete a deck or choose fewer cards.", n=p.get("n", 300000)
         ),
+        # The study pages' and the cardbox import's own refusals (trainer/study, web/study.py).
+        "not_a_cardbox": lambda p: _(
+            "This file is not a Zyzzyva cardbox: send the cardbox's .db file again as Zyzzyva saved it, or a word"
+            " list."
+        ),
+        "bad_deck_name": lambda p: _("The deck's name must have 1 to %(n)s characters.", n=p.get("n", 80)),
+        "bad_deck_source": lambda p: _("These settings make no deck: check them and try again."),
+        "unknown_deck": lambda p: _("There is no such deck among yours."),
+        "unknown_card": lambda p: _("This card is not in the deck."),
+        "bad_grade": lambda p: _("Choose a grade: Again, Hard, Good or Easy."),
+        "nothing_to_grade": lambda p: _("There is no answer to grade: answer the card first."),
+        "nothing_to_undo": lambda p: _("There is no answer to undo."),
+        "bad_postpone": lambda p: (
+            _("Choose a number of days from %(low)s to 30.", low=p.get("low", 1))
+            if p.get("setting") == "days"
+            else _("Choose how to move the reviews.")
+        ),
+        "list_not_editable": lambda p: _("This deck's cards come from its settings: make a new deck instead."),
+        "words_too_long": lambda p: _("Add at most %(n)s characters of words at once.", n=p.get("n", 200_000)),
         "short_password": lambda p: _("The password must have at least %(n)s characters.", n=p.get("n", 8)),
         "learner_taken": lambda p: _("The name %(name)s is taken: choose another one.", name=p.get("name", "")),
         "director_taken": lambda p: _("A director named %(name)s exists already.", name=p.get("name", "")),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import wraps
 from pathlib import Path
@@ -239,6 +239,25 @@ def study(deck_id: int) -> ResponseReturnValue:
     )
 
 
+def _card_page(deck: Deck, row: DeckCard, typed: list[str], spent: float, problem: str) -> ResponseReturnValue:
+    """The card asked again, the words typed kept and what is wrong with them said (a typo, §7.6)."""
+    flash(problem, "error")
+    return render_template(
+        "drills/study.html",
+        deck=deck,
+        card=service.card_of(deck, row),
+        row=row,
+        pick=None,
+        summary=service.deck_summary(deck, utcnow()),
+        form=ActionForm(),
+        shown_at=utcnow().isoformat(),
+        last=service.last_review(deck),
+        ahead=_ahead(),
+        typed=" ".join(typed),
+        spent=f"{spent:.1f}",
+    ), 422
+
+
 @bp.post("/decks/<id:deck_id>/check")
 @learner_required
 def check_word(deck_id: int) -> ResponseReturnValue:
@@ -271,7 +290,15 @@ def answer(deck_id: int) -> ResponseReturnValue:
     row = _row(deck)
     typed = split_answers([request.form.get("answers", "")])
     seconds = _seconds()
-    _feedback, review = service.answer(deck, row, typed, seconds, missed=request.form.get("missed") == "1")
+    try:
+        _feedback, review = service.answer(deck, row, typed, seconds, missed=request.form.get("missed") == "1")
+    except Refused as error:
+        if error.code != "letters_not_on_card":
+            raise
+        problem = game_message(error)
+        if wants_json():
+            return jsonify(error=problem, code=error.code), 422
+        return _card_page(deck, row, typed, seconds, problem)
     if wants_json():
         return jsonify(review=review.id, rating=review.rating)
     return redirect(url_for("study.reviewed", deck_id=deck.id, review_id=review.id, **_ahead_args()), code=303)
@@ -287,14 +314,22 @@ def _ahead_args() -> dict[str, Any]:
 
 
 def _seconds() -> float:
-    """Time spent on the card: measured by the page's script, else from when the page was served."""
-    text = request.form.get("seconds", "")
+    """Time spent on the card: measured by the page's script, else from when the page was served; plus the time
+    spent before the card was asked again (``spent``, a typo)."""
+    return _seconds_field("seconds", _since_shown()) + _seconds_field("spent", 0.0)
+
+
+def _seconds_field(name: str, otherwise: float) -> float:
     try:
-        value = float(text)
+        value = float(request.form.get(name, ""))
         if 0 <= value < 24 * 3600:
             return value
     except ValueError:
         pass
+    return otherwise
+
+
+def _since_shown() -> float:
     try:
         shown = aware(datetime.fromisoformat(request.form.get("shown_at", "")))  # a time without a zone is UTC
         return max(0.0, (utcnow() - shown).total_seconds())
@@ -324,7 +359,24 @@ def reviewed(deck_id: int, review_id: int) -> ResponseReturnValue:
         form=ActionForm(),
         can_change=last is not None and last.id == review.id,
         ahead=_ahead(),
+        intervals={rating: _short_interval(wait) for rating, wait in service.next_intervals(deck, review).items()},
+        hooks=service.answer_hooks(deck, card),
     )
+
+
+def _short_interval(wait: timedelta) -> str:
+    """A wait as a grade button says it, like Anki: "10 min", "5 h", "8 d", "3.5 mo", "1.2 y"."""
+    minutes = wait.total_seconds() / 60
+    if minutes < 59.5:
+        return _("%(n)s min", n=max(1, round(minutes)))
+    if minutes < 23.5 * 60:
+        return _("%(n)s h", n=round(minutes / 60))
+    days = minutes / 1440
+    if days < 99.5:
+        return _("%(n)s d", n=round(days))
+    if days < 365:
+        return _("%(n)s mo", n=format_decimal(days / 30.44, "0.#"))
+    return _("%(n)s y", n=format_decimal(days / 365.25, "0.#"))
 
 
 @bp.post("/decks/<id:deck_id>/grade")
@@ -444,19 +496,6 @@ def _form_expired(back: str, deck: Deck) -> ResponseReturnValue:
     return redirect(url_for(back, deck_id=deck.id), code=303)
 
 
-def _study_message(error: Refused) -> str:
-    """A refusal of the deck page, the list or the card browser in the reader's language."""
-    if error.code == "bad_postpone" and error.params.get("setting") == "days":
-        return _("Choose a number of days from %(low)s to 30.", low=error.params.get("low", 1))
-    if error.code == "bad_postpone":
-        return _("Choose how to move the reviews.")
-    if error.code == "list_not_editable":
-        return _("This deck's cards come from its settings: make a new deck instead.")
-    if error.code == "words_too_long":
-        return _("Add at most %(n)s characters of words at once.", n=error.params.get("n", 0))
-    return game_message(error)
-
-
 def _one_decimal(value: float | None) -> str:
     return str(format_decimal(value, "0.0")) if value is not None else "–"
 
@@ -497,7 +536,7 @@ def postpone_backlog(deck: Deck) -> ResponseReturnValue:
     try:
         moved = postpone.move_backlog(deck, how, days)
     except Refused as error:
-        flash(_study_message(error), "error")
+        flash(game_message(error), "error")
         return redirect(url_for("study.deck_page", deck_id=deck.id), code=303)
     recall = mean_recall(moved)
     if recall is None:
@@ -611,7 +650,7 @@ def add_words(deck: Deck) -> ResponseReturnValue:
     try:
         added = lists.add_words(deck, request.form.get("words", ""))
     except Refused as error:
-        flash(_study_message(error), "error")
+        flash(game_message(error), "error")
         return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
     flash(ngettext("%(num)s card added.", "%(num)s cards added.", len(added.card_ids)), "success")
     if added.present:
@@ -645,7 +684,7 @@ def remove_words(deck: Deck) -> ResponseReturnValue:
             words = "\n".join(row.card_id.rpartition(":")[2] for row in rows)
         named = lists.cards_named(deck, words)
     except Refused as error:
-        flash(_study_message(error), "error")
+        flash(game_message(error), "error")
         return redirect(url_for("study.edit_list", deck_id=deck.id), code=303)
     return render_template(
         "drills/remove.html",

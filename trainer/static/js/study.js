@@ -20,7 +20,11 @@
     const token = form.querySelector("input[name=csrf_token]").value;
     const cardId = form.querySelector("input[name=card]").value;
     const words = [];
-    // The textarea keeps every word for the form; the list shows each one checked.
+    const found = card.querySelector("[data-found]");
+    const rightWords = new Set();
+    // The textarea keeps every word for the form; the list shows each one checked. Words already there (a card
+    // asked again after a typo) go to the list first.
+    const already = box.value;
     box.value = "";
     box.rows = 1;
 
@@ -40,10 +44,14 @@
           headers: { Accept: "application/json" } });
         const answer = await response.json();
         item.className = answer.right && answer.right.length ? "word right" : "word wrong";
+        (answer.right || []).forEach(function (right) { rightWords.add(right); });
+        if (found) found.textContent = String(rightWords.size);
       } catch (error) {
         // No feedback this time; the reveal still judges every word.
       }
     }
+
+    already.split(/[\s,;\/]+/).forEach(function (word) { add(word); });
 
     function submit(missed) {
       seconds.value = ((performance.now() - started) / 1000).toFixed(1);
