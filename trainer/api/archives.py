@@ -89,7 +89,9 @@ def archived_game(game_id: int) -> ResponseReturnValue:
                 "solos": s.solos,
                 "warnings": s.warnings,
                 "penalty": s.penalty,
+                "bonus": s.bonus,
                 "rounds": list(s.round_totals),
+                "round_scores": list(s.round_scores),
             }
             for s in record.results.standings
         ],
