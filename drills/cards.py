@@ -577,8 +577,10 @@ class TwosDrill(DrillType):
         return [self._with_letter(lexicon, letter, where, twos, rank) for rank, letter in enumerate(letters, start=1)]
 
     def hook_cards(self, lexicon: Lexicon) -> list[Card]:
-        """One card per two: its front and back hooks (a two without hooks is a card too: nothing to type)."""
-        return [self._hooks(lexicon, two, rank) for rank, two in enumerate(two_letter_words(lexicon), start=1)]
+        """One card per two that takes a hook: its front and back hooks. A two without any (English MY and XU,
+        French EH, EX, QI and XI) has no card: there would be nothing to type (docs/rules.md §7.5)."""
+        hooked = [two for two in two_letter_words(lexicon) if any(hooks(lexicon, two))]
+        return [self._hooks(lexicon, two, rank) for rank, two in enumerate(hooked, start=1)]
 
 
 def _two_matches(two: str, letter: str, where: TwosWhere) -> bool:

@@ -50,8 +50,9 @@ from drills.scheduling import (
     pick_next,
     rating_for,
 )
+from drills.words import two_letter_words
 from tests.brute_force import read_words
-from trainer.engine.lexicon import Lexicon
+from trainer.engine.lexicon import Lexicon, LexiconStore
 from trainer.engine.rules import TileSet, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -337,7 +338,7 @@ def test_twos_with_a_letter(en_lexicon: Lexicon, en_set: frozenset[str], where: 
 def test_twos_hooks(en_lexicon: Lexicon, en_set: frozenset[str]) -> None:
     threes = {w for w in en_set if len(w) == 3}
     cards = TWOS.hook_cards(en_lexicon)
-    assert len(cards) == len([w for w in en_set if len(w) == 2])
+    assert len(cards) == len([w for w in en_set if len(w) == 2]) - 2  # MY and XU take no hook: no card (§7.5)
     for card in cards:
         two = card.key.removeprefix("hooks:")
         assert card.answers == {w for w in threes if w[1:] == two or w[:2] == two}
@@ -763,3 +764,24 @@ def test_drills_import_no_web_or_database_code() -> None:
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", f"drills import {result.stdout.strip()}"
+
+
+@pytest.mark.parametrize(("name", "hookless"), [("en", {"MY", "XU"}), ("fr", {"EH", "EX", "QI", "XI"})])
+def test_no_generated_card_of_a_bundled_list_lacks_an_answer(
+    name: str, hookless: set[str], lexicon_store: LexiconStore
+) -> None:
+    """Issue 28, item 15 (docs/rules.md §7.5): every twos card a deck can be made of, of either bundled list, has
+    something to type. A two that takes no hook has no hooks card; French AA, KA and OM take their plurals
+    (wordlists/sources/fr-additions.txt): `?AA?` is AAS, `?KA?` holds KAS, `?OM?` holds OMS."""
+    lexicon = lexicon_store.load(name)
+    hooks = TWOS.hook_cards(lexicon)
+    cards = [*hooks, *TWOS.grids(lexicon)]
+    cards += [card for where in ("start", "end", "with") for card in TWOS.letter_cards(lexicon, where)]
+    assert [card.id for card in cards if not card.answers] == []
+    twos = {card.key.removeprefix("hooks:") for card in hooks}
+    assert set(two_letter_words(lexicon)) - twos == hookless
+    assert [card.rank for card in hooks] == list(range(1, len(hooks) + 1))
+    if name == "fr":
+        by_two = {card.key: card.answers for card in hooks}
+        assert by_two["hooks:AA"] == {"AAS"}
+        assert "KAS" in by_two["hooks:KA"] and "OMS" in by_two["hooks:OM"]
