@@ -296,6 +296,7 @@ def test_catch_ups_make_way_for_plays_in_a_rounds_last_seconds(app: Flask, serve
         assert round_ is not None and round_.deadline is not None
         deadline = aware(round_.deadline).timestamp()
     hub, rush = served.hub, served.streams.rush
+    assert hub.open_deadlines() == {game_id: deadline}  # what a process started now begins with
     hub._fan_out(hub._read())
     assert hub.deadlines == {game_id: deadline}
     assert not rush.active(deadline - RUSH_SECONDS - 1)
@@ -314,7 +315,7 @@ def test_catch_ups_make_way_for_plays_in_a_rounds_last_seconds(app: Flask, serve
     assert then(lambda g: service.pause(g, "test")) == {}
     assert game_id in then(lambda g: service.resume(g, "test"))
     assert then(lambda g: service.close_round(game_id, g.round_number, "test", early=True)) == {}
-    assert not rush.active(deadline)
+    assert not rush.active(deadline) and hub.open_deadlines() == {}
 
     rush.play_seen(1000.0)  # a play reached the play path (a round this process never saw open)
     assert rush.active(1000.5) and not rush.active(1001.5)

@@ -34,7 +34,7 @@ from ..core.database import db
 from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.draws import DRAW_SHARED
-from ..games.models import Event, Player
+from ..games.models import Event, Player, Round
 from ..http.sse import frame
 from .asgi_tools import Workers
 
@@ -184,6 +184,7 @@ class EventHub:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self.cursor = self.start_cursor = await self.reads.run(self._last_id)
+        self.deadlines.update(await self.reads.run(self.open_deadlines))  # later events move them on
         loop = self._loop
 
         def wake_from_thread(_game_id: int) -> None:
@@ -263,6 +264,15 @@ class EventHub:
     def _last_id(self) -> int:
         with self.app.app_context():
             return int(db.session.execute(select(func.max(Event.id))).scalar() or 0)
+
+    def open_deadlines(self) -> dict[int, float]:
+        """The deadline of every round open now (seconds since the epoch), by game: a process started in the
+        middle of a round knows its last seconds too."""
+        with self.app.app_context():
+            rows = db.session.execute(
+                select(Round.game_id, Round.deadline).where(Round.status == "open", Round.deadline.is_not(None))
+            )
+            return {row.game_id: aware(row.deadline).timestamp() for row in rows}
 
     def _read(self) -> list[tuple[int, int, str, bytes, dict[str, Any]]]:
         """Events past the cursor and any gap still awaited, as (id, game, kind, frame, data)."""
