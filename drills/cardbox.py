@@ -123,30 +123,70 @@ def cardbox_of(card: FsrsCard, scheduler: Scheduler) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class CardboxLine:
+    """A row of a cardbox that did not become a card of its own, for the import's report (docs/rules.md §7.10)."""
+
+    number: int  # the row's place in the cardbox's table, from 1
+    question: str
+    reason: str  # LETTERS (detail: those not on the tiles), NO_WORD, NO_QUESTION, or MERGED (detail: the row kept)
+    detail: str = ""
+    kept: int = 0  # MERGED: the number of the row kept
+
+
+LETTERS, NO_WORD, NO_QUESTION, MERGED = "letters", "no_word", "no_question", "merged"
+
+
+@dataclass(frozen=True, slots=True)
 class CardboxImport:
     states: list[CardState]
-    skipped: list[tuple[str, str]]  # (question, why)
+    left_out: list[CardboxLine]  # rows that made no card, with why
+    merged: list[CardboxLine]  # rows of a card an earlier row made already (the same alphagram): the earlier kept
+    lexicon: str = ""
+
+    @property
+    def skipped(self) -> list[tuple[str, str]]:
+        """(question, why) of each row left out, in English."""
+        said = {
+            LETTERS: "{detail!r} not among the tiles of {lexicon}",
+            NO_WORD: "no word of {lexicon}",
+            NO_QUESTION: "no question",
+        }
+        return [
+            (line.question, said[line.reason].format(detail=line.detail, lexicon=self.lexicon))
+            for line in self.left_out
+        ]
 
 
 def import_cardbox(rows: Iterable[CardboxRow], lexicon: Lexicon, now: datetime, scheduler: Scheduler) -> CardboxImport:
-    """Anagram card states for a cardbox's rows; questions with no word in ``lexicon`` are skipped
-    (a cardbox made with another word list can hold alphagrams this one lacks)."""
+    """Anagram card states for a cardbox's rows. A row with no word in ``lexicon`` is left out (a cardbox made with
+    another word list can hold alphagrams this one lacks), and a row whose alphagram an earlier row had (``aet`` and
+    ``AET``, ``ÉTÉ`` and ``ETE``) is merged into it: the earlier row's schedule is kept. Both are reported."""
     index = probability_index(lexicon)
     states: dict[str, CardState] = {}
-    skipped: list[tuple[str, str]] = []
-    for row in rows:
+    kept: dict[str, CardboxLine] = {}
+    left_out: list[CardboxLine] = []
+    merged: list[CardboxLine] = []
+    for number, row in enumerate(rows, 1):
         key = alphagram(normalise_word(row.question))
         outside = sorted(set(key) - set(lexicon.letters) - {BLANK})
+        if not key:
+            left_out.append(CardboxLine(number, row.question, NO_QUESTION))
+            continue
         if outside:
-            skipped.append((row.question, f"{''.join(outside)!r} not among the tiles of {lexicon.name}"))
+            left_out.append(CardboxLine(number, row.question, LETTERS, "".join(outside)))
             continue
         entry = index.get(key)
         if entry is None or not entry.words:
-            skipped.append((row.question, f"no word of {lexicon.name}"))
+            left_out.append(CardboxLine(number, row.question, NO_WORD))
             continue
         card_id = make_id(ANAGRAM.name, lexicon.name, key)
+        if card_id in kept:
+            first = kept[card_id]
+            merged.append(CardboxLine(number, row.question, MERGED, first.question, first.number))
+            continue
+        kept[card_id] = CardboxLine(number, row.question, "")
         states[card_id] = CardState(card_id, entry.rank, card_from_cardbox(row, card_id, now, scheduler))
-    return CardboxImport(list(states.values()), skipped)
+    return CardboxImport(list(states.values()), left_out, merged, lexicon.name)
 
 
 def export_cardbox(states: Iterable[CardState], scheduler: Scheduler) -> list[CardboxRow]:
@@ -199,7 +239,7 @@ def read_cardbox(path: Path, max_rows: int = MAX_CARDBOX_ROWS, seconds: float = 
         raise ValueError(f"{path} holds more than {max_rows} cards")
     return [
         CardboxRow(
-            str(question),
+            "" if question is None else str(question),  # a row without its question: left out, reported
             int(box or 0),
             _from_unix(due),
             int(correct or 0),

@@ -23,7 +23,7 @@ from fsrs import Scheduler
 from werkzeug.datastructures import FileStorage
 
 from drills.backlog import mean_recall
-from drills.cardbox import import_cardbox, read_cardbox
+from drills.cardbox import LETTERS, NO_WORD, CardboxImport, CardboxLine, import_cardbox, read_cardbox
 from drills.cards import grouped_answers, split_answers
 from drills.registry import check
 
@@ -165,6 +165,58 @@ def _say_skipped(skipped: list[tuple[str, str]] | list[list[str]]) -> None:
         )
 
 
+REPORTED_LINES = 10  # the report names the first rows of each kind, then counts the rest
+
+
+def _cardbox_line(line: CardboxLine, lexicon: str) -> str:
+    if line.reason == LETTERS:
+        why = _("“%(letters)s” is not a letter of the tiles", letters=line.detail)
+    elif line.reason == NO_WORD:
+        why = _("no word of %(lexicon)s", lexicon=lexicon)
+    else:
+        return _("line %(n)s: no question", n=line.number)
+    return _("line %(n)s, %(question)s: %(why)s", n=line.number, question=line.question, why=why)
+
+
+def _say_cardbox_report(imported: CardboxImport) -> None:
+    """The rows of a cardbox that made no card, with why, and those merged into an earlier row's card, as the word
+    list's report says them (docs/rules.md §7.10); the first :data:`REPORTED_LINES` of each named."""
+
+    def named(lines: list[str], total: int) -> str:
+        more = total - len(lines)
+        return "; ".join(lines) + (_(" … and %(n)s more", n=more) if more > 0 else "")
+
+    if imported.left_out:
+        lines = [_cardbox_line(line, imported.lexicon) for line in imported.left_out[:REPORTED_LINES]]
+        count = len(imported.left_out)
+        said = ngettext(
+            "%(num)s line of the cardbox was left out: %(lines)s",
+            "%(num)s lines of the cardbox were left out: %(lines)s",
+            count,
+            lines=named(lines, count),
+        )
+        flash(said, "error")
+    if imported.merged:
+        lines = [
+            _(
+                "line %(n)s, %(question)s: as line %(kept)s, %(first)s",
+                n=m.number,
+                question=m.question,
+                kept=m.kept,
+                first=m.detail,
+            )
+            for m in imported.merged[:REPORTED_LINES]
+        ]
+        count = len(imported.merged)
+        said = ngettext(
+            "%(num)s line of the cardbox was the card of an earlier line, whose schedule is kept: %(lines)s",
+            "%(num)s lines of the cardbox were the card of an earlier line, whose schedule is kept: %(lines)s",
+            count,
+            lines=named(lines, count),
+        )
+        flash(said, "error")
+
+
 def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage) -> tuple[Deck, list[tuple[str, str]]]:
     """A Zyzzyva cardbox (an SQLite file, schedule kept) or a plain word list (new cards)."""
     data = upload.read(MAX_UPLOAD + 1)
@@ -180,6 +232,7 @@ def _import(learner: Learner, name: str, lexicon_name: str, upload: FileStorage)
                 raise Refused("not_a_cardbox", "this is not a Zyzzyva cardbox") from None
         lexicon = lexicon_store().load(lexicon_name)
         imported = import_cardbox(rows, lexicon, utcnow(), Scheduler())
+        _say_cardbox_report(imported)  # before the deck is made: said with a refusal too (no card at all)
         return service.create_deck(
             learner, name, lexicon_name, {"kind": "cardbox", "file": upload.filename or ""}, states=imported.states
         )
