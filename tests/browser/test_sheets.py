@@ -137,3 +137,123 @@ def test_the_game_sheet_prints_each_round_with_its_draw_top_and_running_total(
             f"{number} {details['draw']} {details['placed']} {details['top_score']} {running} {finders} of {PLAYERS}"
         )
         assert expected in text, (expected, text)
+
+
+# ---------------------------------------------------------------- sheets an arbiter pins on the wall (issue 28 item 10)
+
+EVENT = "Spring simultaneous"
+CLUB = "Club de Vichy"
+# A reason as long as a reason may be (200 characters): the play column takes the room it needs, the figures none.
+LONG_REASON = ("His phone rang twice during the round and he answered it in the room, after a first warning " * 3)[:200]
+
+
+def _paper_room(server: TirageServer, en_lexicon: Lexicon) -> tuple[int, int]:
+    """A room of a simultaneous game named for its club: Ann and Bob on phones, Zoe on paper at table 5 and Cy at
+    table 12; two rounds; Bob's top in round 1 is a solo, and he is given a penalty of 4 points there with a long
+    reason. (game id, Bob's score in round 1)."""
+    token = server.ok("POST", "/api/auth/token", {"username": "club", "password": PASSWORD})["token"]
+    settings = {"rules": "en", "max_rounds": 2, "reveal_seconds": None, "round_seconds": 600, "solo_min_players": 2}
+    gid = server.ok("POST", "/api/games", settings, token, status=201)["id"]
+    server.ok(
+        "POST",
+        "/api/competitions",
+        {"kind": "simultaneous", "name": EVENT, "game_id": gid, "room_name": CLUB},
+        token,
+        status=201,
+    )
+    code = server.ok("GET", f"/api/games/{gid}", token=token)["join_code"]
+    phones = {name: server.ok("POST", "/api/join", {"code": code, "name": name}, status=201) for name in ("Ann", "Bob")}
+    for name, table in (("Zoe", 5), ("Cy", 12)):
+        server.ok("POST", f"/api/games/{gid}/paper-players", {"name": name, "table": table}, token, status=201)
+    server.ok("POST", f"/api/games/{gid}/start", token=token)
+    rules = ruleset("en")
+    bob_score = 0
+    for number in (1, 2):
+        state = server.ok("GET", f"/api/games/{gid}", token=token)
+        top, _top_score, lesser = best_play(state, rules, en_lexicon)
+        bob, others = (top, lesser) if number == 1 else (lesser, top)  # Bob's solo in round 1
+        server.ok("POST", f"/api/games/{gid}/rounds/{number}/plays", {"move": others}, phones["Ann"]["token"])
+        played = server.ok("POST", f"/api/games/{gid}/rounds/{number}/plays", {"move": bob}, phones["Bob"]["token"])
+        bob_score = bob_score or played["score"]
+        server.ok("POST", f"/api/games/{gid}/bulletins", {"player": "5", "move": others}, token, status=201)
+        server.ok("POST", f"/api/games/{gid}/close", token=token)
+        if number == 1:
+            for kind, points in (("warning", None), ("penalty", 4)):
+                server.ok(
+                    "POST",
+                    f"/api/games/{gid}/rounds/1/rulings",
+                    {"player_id": phones["Bob"]["player_id"], "kind": kind, "points": points, "reason": LONG_REASON},
+                    token,
+                    status=201,
+                )
+            server.ok("POST", f"/api/games/{gid}/next", token=token)
+    return gid, bob_score
+
+
+def _printed_lines(pdf: PdfReader) -> list[str]:
+    """The text of every printed line, page after page, read from where each piece of text stands: pieces whose
+    baselines are within a point of each other are one line, read left to right."""
+    lines: list[str] = []
+    for sheet in pdf.pages:
+        pieces: list[tuple[float, float, str]] = []
+
+        def visit(
+            text: str, cm: list[float], tm: list[float], _font: object, _size: float, into: list[Any] = pieces
+        ) -> None:
+            if text.strip():  # the text matrix placed by the current transformation: where the piece stands
+                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                into.append((y, x, text.strip()))
+
+        sheet.extract_text(visitor_text=visit)
+        pieces.sort(key=lambda piece: (-piece[0], piece[1]))
+        rows: list[list[tuple[float, float, str]]] = []
+        for piece in pieces:
+            if rows and abs(rows[-1][0][0] - piece[0]) <= 1:
+                rows[-1].append(piece)
+            else:
+                rows.append([piece])
+        lines += [" ".join(text for _y, _x, text in sorted(row, key=lambda p: p[1])) for row in rows]
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en-GB", {"results": "Results sheet", "event": "Event:", "club": "Club:", "table": "Table",
+                   "arbiter": "Arbiter:", "signature": "Signature:", "player": "Player sheet: Bob"}),
+        ("fr-FR", {"results": "Feuille de résultats", "event": "Épreuve :", "club": "Club :", "table": "Table",
+                   "arbiter": "Arbitre :", "signature": "Signature :", "player": "Feuille de joueur : Bob"}),
+    ],
+)  # fmt: skip
+def test_the_sheets_name_the_event_and_club_number_the_tables_keep_figures_whole_and_have_the_arbiters_line(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, locale: str, words: dict[str, str]
+) -> None:
+    """docs/rules.md §6.20: what an arbiter pins on the wall, printed to PDF by Chromium and read by position."""
+    game_id, bob_score = _paper_room(live_server, en_lexicon)
+    page = night.director(locale).console
+    page.goto(f"{live_server.base_url}/director/games/{game_id}/sheets/results")
+    expect(page.locator("h1")).to_have_text(words["results"])
+    lines = _printed_lines(PdfReader(io.BytesIO(page.pdf(format="A4"))))
+    heading = f"{words['event']} {EVENT} · {words['club']} {CLUB}"
+    assert heading in lines, lines[:6]
+    assert lines.index(heading) < 3  # under the sheet's title, above the game's line
+    assert any(line.startswith(f"{words['table']} ") or f" {words['table']} " in line for line in lines), lines
+    table = {s["name"]: s for s in api(live_server, f"/games/{game_id}/standings")["standings"]}
+    zoe, cy, bob = table["Zoe"], table["Cy"], table["Bob"]
+    assert any(line.startswith(f"{zoe['rank']} 5 Zoe {zoe['total']} ") for line in lines), lines
+    assert any(line.startswith(f"{cy['rank']} 12 Cy {cy['total']} ") for line in lines), lines
+    assert any(re.match(rf"{bob['rank']} Bob {bob['total']} ", line) for line in lines), lines  # a phone: no table
+    signature = [line for line in lines if words["arbiter"] in line]
+    assert len(signature) == 1 and words["signature"] in signature[0], lines[-5:]  # one line, side by side
+
+    page.goto(f"{live_server.base_url}/director/games/{game_id}/sheets/")
+    page.get_by_role("link", name="Bob", exact=True).click()
+    expect(page.locator("h1")).to_have_text(words["player"])
+    lines = _printed_lines(PdfReader(io.BytesIO(page.pdf(format="A4"))))
+    assert heading in lines, lines[:6]
+    # Round 1's score with its solo bonus and penalty is one figure on one line: "35 + 10 − 4", never "35 + 10 −"
+    # above "4" (the column is narrow beside the play's, which holds the long reasons).
+    figure = re.compile(rf"(^|\s){bob_score} \+ 10 − 4(\s|$)")
+    assert any(figure.search(line) for line in lines), [line for line in lines if line.startswith("1 ")]
+    assert any(words["arbiter"] in line and words["signature"] in line for line in lines), lines[-5:]

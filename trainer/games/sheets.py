@@ -6,9 +6,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.database import db
 from ..duplicate.results import GameResults
 from ..duplicate.rounds import RoundStatus
-from .models import Game
+from .competitions import SIMULTANEOUS, room_label_of
+from .models import Competition, Game
+
+
+@dataclass(frozen=True)
+class SheetHeading:
+    """What names a game on its sheets besides its code and date (docs/rules.md §6.20): the event it is played in
+    (a simultaneous game's or a tournament's name) and, for a room of a simultaneous game, the club: the room's
+    name its director gave it, else its place in the event (``room_number``, shown "Room n")."""
+
+    event: str | None
+    event_kind: str | None  # "simultaneous" or "tournament"
+    club: str | None
+    room_number: int | None
+
+
+def sheet_heading(game: Game) -> SheetHeading:
+    competition = db.session.get(Competition, game.competition_id) if game.competition_id is not None else None
+    if competition is None:
+        return SheetHeading(None, None, game.room_name, None)
+    label = room_label_of(game) if competition.kind == SIMULTANEOUS else None
+    return SheetHeading(
+        competition.name,
+        competition.kind,
+        game.room_name,
+        label.number if label is not None and label.name is None else None,
+    )
+
+
+def table_numbers(game: Game) -> dict[str, int]:
+    """The players' table numbers by name (paper players, docs/rules.md §6.21; any player may have one)."""
+    return {p.name: p.table_number for p in game.players if p.table_number is not None}
 
 
 @dataclass(frozen=True)

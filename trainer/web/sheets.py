@@ -14,7 +14,8 @@ from ..games import export, record, service
 from ..games.cache import game_results
 from ..games.edition import played_lexicon
 from ..games.models import Game
-from ..games.sheets import game_sheet
+from ..games.sheets import game_sheet, sheet_heading, table_numbers
+from ..http.rooms import room_label
 from .auth import director_required, game_of_director
 from .common import spreadsheet_style
 
@@ -23,8 +24,13 @@ bp = Blueprint("sheets", __name__, url_prefix="/director/games/<game_id:game_id>
 
 def _context(game: Game) -> dict[str, object]:
     results = game_results(game)
+    heading = sheet_heading(game)
     return {
         "game": game,
+        "heading": heading,
+        # The club, as the room is named on the event's ranking ("Room 2" when its director gave it no name).
+        "club": heading.club or (room_label(heading.room_number, None) if heading.room_number else None),
+        "tables": table_numbers(game),
         "played": played_lexicon(game),
         "results": results,
         "provisional": game.status != GameStatus.FINISHED,
