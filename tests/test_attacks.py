@@ -953,3 +953,106 @@ def test_a_read_only_database_says_so_and_rounds_close_once_it_is_writable_again
         _read_only(database, False)
     server.wait_for(lambda: server.ok("GET", f"/api/games/{game['id']}")["status"] == "revealing", "the overdue close")
     assert server.get("/healthz")[0] == 200
+
+
+class _ReadOnlyFolder:
+    """The instance folder made read-only under a running server, then writable again.
+
+    As root: a bind mount of the folder on itself, remounted read-only (``mount -o remount,ro,bind``), then
+    writable (``remount,rw``). The kernel refuses to make a mount read-only while a process has a file on it open
+    for writing (EBUSY), so it is made read-only while the server is stopped. Where mounting is not allowed,
+    root uses the closest equivalent, the immutable flag (``chattr +i``) of the database and its log; another
+    user, the files' modes (0400), which stop it and not root.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.files = [folder / name for name in ("tirage.sqlite", "tirage.sqlite-wal", "tirage.sqlite-shm")]
+        self.how = "mode"
+        if os.geteuid() == 0:
+            self.how = "mount" if self._run("mount", "--bind", str(folder), str(folder)) else "chattr"
+
+    @staticmethod
+    def _run(*command: str) -> bool:
+        return subprocess.run(command, capture_output=True, check=False).returncode == 0
+
+    def set(self, read_only: bool) -> None:
+        folder, files = str(self.folder), [str(path) for path in self.files[:2] if path.exists()]
+        if self.how == "mount":
+            done = self._run("mount", "-o", f"remount,{'ro' if read_only else 'rw'},bind", folder, folder)
+        elif self.how == "chattr":
+            done = self._run("chattr", "+i" if read_only else "-i", *files)
+        else:
+            for path in self.files:
+                with contextlib.suppress(FileNotFoundError):
+                    path.chmod(0o400 if read_only else 0o600)
+            done = True
+        assert done, f"could not make {folder} {'read-only' if read_only else 'writable'} ({self.how})"
+
+    def close(self) -> None:
+        """Writable again, and the mount gone (lazily: the server may still have files open through it)."""
+        with contextlib.suppress(AssertionError):
+            self.set(False)
+        if self.how == "mount":
+            self._run("umount", "--lazy", str(self.folder))
+
+
+def test_a_data_folder_read_only_then_writable_again_recovers_within_seconds(server: TirageServer) -> None:
+    """With the data folder read-only, then writable again, the server kept answering 503 and left the overdue
+    round open for over 60 s, until restarted: the connections of one process to the database share one index of
+    its log in shared memory, opened read-only by the first connection that needed it while the folder was
+    read-only, and it stays so until every connection has closed, which never happened while phones kept
+    reading. Now the server takes writes and closes the overdue round within seconds of the folder becoming
+    writable (docs/deployment.md, "What happens when something fails"). The server is started again once the
+    folder is read-only (as a service manager restarts it), so that every file it opens is read-only; a mount
+    cannot be made read-only under a server that has files open for writing on it (see _ReadOnlyFolder)."""
+    director = _director(server)
+    game = server.ok("POST", "/api/games", {"round_seconds": 10, "reveal_seconds": None}, director, 201)
+    deadline = parse_time(server.ok("POST", f"/api/games/{game['id']}/start", token=director)["deadline"])
+    server.stop()
+    folder = _ReadOnlyFolder(server.instance)
+    reading = threading.Event()
+    reading.set()
+
+    def phone() -> None:  # a phone's page, read again and again: the server always has a connection open
+        while reading.is_set():
+            with contextlib.suppress(OSError):
+                server.request("GET", f"/api/games/{game['id']}", timeout=10)
+
+    def health() -> int | None:
+        try:
+            return server.get("/healthz", timeout=10)[0]
+        except OSError:
+            return None
+
+    phones = [threading.Thread(target=phone, daemon=True) for _ in range(6)]
+    try:
+        folder.set(True)
+        with server.log.open("ab") as log:
+            server.process = subprocess.Popen(
+                [*tirage_command(), "serve", "--port", str(server.port)],
+                cwd=server.tmp_dir,
+                env=server.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
+        assert wait_until(health, "the read-only server to answer", 30, server.output) == 503
+        for thread in phones:
+            thread.start()
+        with ThreadPoolExecutor(24) as pool:  # more at once than the pool has connections
+            assert set(pool.map(lambda _: health(), range(48))) == {503}
+        wait_until(lambda: datetime.now(UTC) > closes_at(deadline) + timedelta(seconds=1), "the deadline", 30, str)
+        assert server.ok("GET", f"/api/games/{game['id']}")["round_status"] == "open"  # read, not closed
+        folder.set(False)
+        server.wait_for(lambda: health() == 200, "the server to take writes again", timeout=10)
+        server.wait_for(
+            lambda: server.ok("GET", f"/api/games/{game['id']}")["status"] == "revealing", "the overdue close", 10
+        )
+    finally:
+        reading.clear()
+        for thread in phones:
+            if thread.is_alive():
+                thread.join(timeout=15)
+        server.stop()
+        folder.close()

@@ -12,6 +12,9 @@ import fcntl
 import logging
 import os
 import sqlite3
+import threading
+import time
+import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +26,7 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Column, DateTime, Dialect, Engine, Integer, MetaData, Table, TypeDecorator, event, text
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, registry
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from . import group_commit
 
@@ -100,10 +104,85 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _connection_record: Any) -> None:
         cursor.close()
 
 
+class _PooledFile:
+    """The pooled connections to one SQLite file, renewed all together after the file could not be written.
+
+    SQLite opens a file it may not write (a read-only mount, an immutable file) read-only, silently. Worse, the
+    connections of one process to one file share one index of the log in shared memory, opened by the first
+    connection that needs it, read-only if that one could not write; it stays so, refusing every connection's
+    writes even once the file is writable again, until every connection to the file in the process has closed
+    (a server under traffic kept answering 503 for minutes). So:
+
+    * a connection opened while the file cannot be written is closed when handed back: reads go on during an
+      outage, and no such connection stays in the pool;
+    * a write error moves the generation on (:func:`recover_from`): the pool's idle connections close at once,
+      the others when handed back, and a new connection waits (:data:`RENEW_WAIT_SECONDS` at most) until no
+      older one is open, so that it opens the file and its index afresh.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.generation = 0
+        self._renewed = 0  # the generation whose new connections waited for the older ones to close
+        self._lock = threading.Lock()
+        self._open: dict[int, tuple[ConnectionPoolEntry, int]] = {}  # id of the entry: (entry, its generation)
+
+    def connecting(self, _dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        """First of the connection's set-up, before anything reads the file (and opens its index)."""
+        generation = self.generation
+        if self._renewed < generation:  # the first connections after a write error: wait once, not each
+            limit = time.monotonic() + RENEW_WAIT_SECONDS
+            while self._older_open() and time.monotonic() < limit:
+                time.sleep(0.005)  # a request's time: they close as they are handed back
+            self._renewed = max(self._renewed, generation)
+        with self._lock:
+            self._open[id(record)] = (record, generation)
+        record.info[_GENERATION] = generation  # older than the current one if a write failed meanwhile
+        record.info[_READ_ONLY] = not os.access(self.path, os.W_OK)  # a read-only mount, an immutable file
+
+    def _older_open(self) -> bool:
+        with self._lock:
+            for key, (record, generation) in list(self._open.items()):
+                if record.dbapi_connection is None:  # closed without a close event (a failed set-up)
+                    del self._open[key]
+                elif generation < self.generation:
+                    return True
+            return False
+
+    def closing(self, _dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        with self._lock:
+            self._open.pop(id(record), None)
+
+    def handed_back(self, dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        if dbapi_connection is not None and (
+            record.info.get(_READ_ONLY) or record.info.get(_GENERATION) != self.generation
+        ):
+            record.invalidate()  # closed now; the pool opens a new one when it needs one
+
+    def renew(self) -> None:
+        with self._lock:
+            self.generation += 1
+
+
+RENEW_WAIT_SECONDS = 2.0  # the longest a new connection waits for older ones to close (a stuck request)
+_GENERATION = "tirage.generation"
+_READ_ONLY = "tirage.read_only"
+_pooled_files: weakref.WeakKeyDictionary[Engine, _PooledFile] = weakref.WeakKeyDictionary()
+
+
 def watch_sqlite(engine: Engine) -> None:
-    """Set the pragmas on every new connection of this one engine (never a global listener)."""
-    if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _set_sqlite_pragmas):
+    """Set the pragmas on every new connection of this one engine (never a global listener), and let no
+    connection that cannot write stay in its pool (:class:`_PooledFile`)."""
+    if engine.dialect.name != "sqlite":
+        return
+    if not event.contains(engine, "connect", _set_sqlite_pragmas):
         event.listen(engine, "connect", _set_sqlite_pragmas)
+    path = engine.url.database
+    if path and path != ":memory:" and not path.startswith("file:") and engine not in _pooled_files:
+        pooled = _pooled_files[engine] = _PooledFile(path)
+        event.listen(engine, "connect", pooled.connecting, insert=True)  # before the pragmas read the file
+        event.listen(engine, "close", pooled.closing)
+        event.listen(engine, "checkin", pooled.handed_back)
 
 
 def init_app(app: Flask) -> None:
@@ -208,16 +287,34 @@ def table_of(model: type[Base]) -> Table:
 DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
+# SQLite's primary result codes of a file it could not write: READONLY, IOERR, CANTOPEN.
+_FILE_NOT_WRITTEN = {8, 10, 14}
+
+
+def cannot_write(error: BaseException) -> bool:
+    """Whether ``error`` says the database's file (or a PostgreSQL server in recovery) takes no write."""
+    cause = getattr(error, "orig", None) or error
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _FILE_NOT_WRITTEN:
+        return True
+    return "readonly" in str(cause).replace("-", "").replace(" ", "").lower()
+
+
 def recover_from(error: BaseException) -> None:
     """After a database error, what lets the next attempt succeed once its cause is gone.
 
-    SQLite opens a file it may not write read-only, silently, and a pooled connection stays so: once the
-    file is writable again, every write would still fail. Such connections are thrown away, and the next
-    ones open the file afresh. (PostgreSQL's pool checks each connection before use by itself.)
+    A SQLite file that could not be written (a read-only mount, an immutable file) leaves connections that
+    cannot write even once it can: every connection open now is closed, the idle ones at once and the others
+    when handed back (:class:`_PooledFile`), so that the next ones open the file afresh. (PostgreSQL's pool
+    checks each connection before use by itself.)
     """
-    if "readonly" in str(getattr(error, "orig", None) or error).replace("-", "").replace(" ", "").lower():
-        for engine in db.engines.values():
-            engine.dispose()
+    if not cannot_write(error):
+        return
+    for engine in db.engines.values():
+        pooled = _pooled_files.get(engine)
+        if pooled is not None:
+            pooled.renew()
+        engine.dispose()
 
 
 def writable() -> str | None:
