@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterable, Iterator, MutableMapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
@@ -39,6 +39,8 @@ from trainer.live.asgi import TirageASGI
 
 WAIT = 20.0
 TAKEN_OVER = "This place was taken over by another phone."
+TAKEN_OVER_API = "this place was taken over by another phone: the new phone plays now"
+REMOVED_API = "the director removed this player from the game"
 
 
 def _players(app: Flask, game_id: int) -> list[Player]:
@@ -296,11 +298,14 @@ def test_after_a_rejoin_the_old_phone_is_refused_everywhere_and_told_so(app: Fla
             assert 'event: revoked\ndata: {"reason": "taken_over"}' in told and told.endswith("<end>")
             # Forgotten by the live paths: the view answers, from the database.
             again = await _post(served, _plays_path(game_id), json.dumps({"move": plays[1]}).encode(), old_token)
-            assert again.status == 401
+            assert again.status == 401 and again.json() == {"error": TAKEN_OVER_API}
+            # The fragment says why (live.js shows the notice on this header), not "Join the game first".
             fragment = await _request(served, f"/play/{game_id}/live", cookie=old_cookie)
-            assert fragment.status == 403
+            assert fragment.status == 401 and fragment.headers["x-tirage-revoked"] == "taken_over"
+            assert fragment.body.decode() == TAKEN_OVER
             await asyncio.to_thread(_close, app, game_id)
-            assert (await _request(served, f"/api/games/{game_id}/rounds/1/me", token=old_token)).status == 401
+            mine_before = await _request(served, f"/api/games/{game_id}/rounds/1/me", token=old_token)
+            assert mine_before.status == 401 and mine_before.json() == {"error": TAKEN_OVER_API}
             mine = await _request(served, f"/api/games/{game_id}/rounds/1/me", token=new_token)
             assert mine.status == 200 and mine.json()["result"]["move"] == new.json()["move"]
             listening.cancel()
@@ -446,3 +451,175 @@ def test_a_removal_on_one_web_process_stops_the_token_on_another_through_redis(
     finally:
         second.stop()
         first.stop()
+
+
+# ------------------------------------------------------------------------------ what the old phone is told
+
+
+def _night(app: Flask) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """A started game with Zoe and Cy on their phones (joined through the page): their test clients and tokens."""
+    with app.app_context():
+        director = accounts.create_director(DIRECTOR, PASSWORD)
+        game_id = service.create_game(director, {"rules": "en", "round_seconds": 60}).id
+    phones = {name: _phone_joins(app, game_id, name)[0] for name in ("Zoe", "Cy")}
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        service.start_game(game, "test")
+    return game_id, phones, {name: _page_token(phone, game_id) for name, phone in phones.items()}
+
+
+def _player_id(app: Flask, game_id: int, name: str) -> int:
+    with app.app_context():
+        return next(p.id for p in _players(app, game_id) if p.name == name)
+
+
+def test_the_views_tell_the_old_phone_it_was_taken_over_and_a_removed_player_why(app: Flask) -> None:
+    """docs/rules.md §6.16: a token retired by a rejoin or a removal is answered 401 with what happened (the API,
+    the page's fragment, the form the page's script posts, the page itself), not "join the game again"."""
+    game_id, phones, tokens = _night(app)
+    plays = _legal_plays(app, game_id)
+    _new_phone, _cookie_text = _rejoin_on_a_new_phone(app, game_id, _player_id(app, game_id, "Zoe"))
+    _remove(app, game_id, _player_id(app, game_id, "Cy"))
+    api = app.test_client()
+    for name, said in (("Zoe", TAKEN_OVER_API), ("Cy", REMOVED_API)):
+        answer = api.post(_plays_path(game_id), json={"move": plays[0]}, headers=_bearer(tokens[name]))
+        assert answer.status_code == 401 and answer.get_json() == {"error": said}, name
+        assert api.get(f"/api/games/{game_id}/rounds/1/me", headers=_bearer(tokens[name])).status_code == 401
+    never = api.post(_plays_path(game_id), json={"move": plays[0]}, headers=_bearer("x" * 32))
+    assert never.status_code == 401 and never.get_json() == {"error": "the token is not valid: join the game again"}
+
+    zoe, cy = phones["Zoe"], phones["Cy"]
+    fragment = zoe.get(f"/play/{game_id}/live")
+    assert fragment.status_code == 401 and fragment.headers["X-Tirage-Revoked"] == "taken_over"
+    assert fragment.get_data(as_text=True) == TAKEN_OVER
+    assert cy.get(f"/play/{game_id}/live").headers["X-Tirage-Revoked"] == "player_removed"
+    # The page's script posts the form when the API refuses a play: the answer names the reason (play.js).
+    form = {"csrf_token": csrf_token(zoe, "/join"), "move": plays[0], "round": "1"}
+    posted = zoe.post(f"/play/{game_id}/submit", data=form, headers={"Accept": "application/json"})
+    assert posted.status_code == 401
+    assert posted.get_json() == {"ok": False, "error": TAKEN_OVER, "revoked": "taken_over"}
+    # The page itself (a reload, a browser without the script): the join page, saying why.
+    page = zoe.get(f"/play/{game_id}", follow_redirects=True)
+    assert page.request.path == "/join" and TAKEN_OVER in text_of(page.get_data(as_text=True))
+    french = cy.get(f"/play/{game_id}", headers={"Accept-Language": "fr"}, follow_redirects=True)
+    assert "L’arbitre vous a retiré de cette partie." in text_of(french.get_data(as_text=True))
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_stream_opened_with_a_stale_token_is_told_why_at_once(app: Flask, served: TirageASGI) -> None:
+    """An event stream opened after the token stopped working (the old phone reconnecting, an API client) gets the
+    ``revoked`` event at once and ends, on the live path and on the Flask view; before, it was an outsider's."""
+    game_id, phones, tokens = _night(app)
+    _rejoin_on_a_new_phone(app, game_id, _player_id(app, game_id, "Zoe"))
+    _remove(app, game_id, _player_id(app, game_id, "Cy"))
+    events = f"/api/games/{game_id}/events?quiet=1&timeout=2"
+    taken_over = 'retry: 2000\n\nevent: revoked\ndata: {"reason": "taken_over"}\n\n'
+    removed = 'retry: 2000\n\nevent: revoked\ndata: {"reason": "player_removed"}\n\n'
+
+    async def live() -> list[str]:
+        answers = [  # (an open stream would not end here: no heartbeat task ends it at its timeout)
+            await asyncio.wait_for(_request(served, events, cookie=_cookie(phones["Zoe"])), WAIT),
+            await asyncio.wait_for(_request(served, events, token=tokens["Zoe"]), WAIT),
+            await asyncio.wait_for(_request(served, events, token=tokens["Cy"]), WAIT),
+        ]
+        assert {a.status for a in answers} == {200}
+        return [a.body.decode() for a in answers]
+
+    assert run_async(live()) == [taken_over, taken_over, removed]
+    flask_view = [
+        phones["Zoe"].get(events).get_data(as_text=True),
+        app.test_client().get(events, headers=_bearer(tokens["Zoe"])).get_data(as_text=True),
+        app.test_client().get(events, headers=_bearer(tokens["Cy"])).get_data(as_text=True),
+    ]
+    assert flask_view == [taken_over, taken_over, removed]
+
+
+def test_the_flask_event_stream_ends_when_its_token_is_taken_over(app: Flask) -> None:
+    """The Flask view (no ``tirage serve``) tells a stream open with the token as the live path does: the rejoin
+    (a quiet event the phone's stream does not show) ends it with ``revoked``."""
+    app.config.update(TIRAGE_SSE_POLL=0.01)
+    game_id, phones, _tokens = _night(app)
+    answer = phones["Zoe"].get(f"/api/games/{game_id}/events?quiet=1&timeout=3", buffered=False)
+    pieces = iter(cast(Iterable[bytes], answer.response))
+    assert next(pieces) == b"retry: 2000\n\n"  # open
+    _rejoin_on_a_new_phone(app, game_id, _player_id(app, game_id, "Zoe"))
+    rest = b"".join(pieces).decode()
+    assert rest.endswith('event: revoked\ndata: {"reason": "taken_over"}\n\n'), rest
+    answer.close()
+
+
+def test_a_directors_stream_ends_when_their_password_changes(app: Flask, served: TirageASGI) -> None:
+    """A director's stream opened before a password change (which ends their logins and API tokens) ends at the
+    next heartbeat, on the live path (opened with the page's login) and on the Flask view (with an API token)."""
+    from tests.test_pages import log_in
+
+    app.config.update(TIRAGE_SSE_POLL=0.01, TIRAGE_SSE_HEARTBEAT=0.05)
+    game_id, _phones, _tokens = _night(app)
+    console = app.test_client()
+    log_in(console, DIRECTOR, PASSWORD)
+    with app.app_context():
+        api_token = accounts.director_token(DIRECTOR, PASSWORD)
+    assert api_token is not None
+    answer = app.test_client().get(f"/api/games/{game_id}/events?timeout=3", headers=_bearer(api_token), buffered=False)
+    pieces = iter(cast(Iterable[bytes], answer.response))
+    assert next(pieces) == b"retry: 2000\n\n"
+    served.streams.heartbeat = 0.05
+    stream: list[bytes] = []
+
+    async def scenario() -> None:
+        await served.hub.start()
+        served.streams.start()
+        try:
+            listening = asyncio.create_task(_stream(served, f"/api/games/{game_id}/events", _cookie(console), stream))
+            await _until(lambda: b"heartbeat" in b"".join(stream))  # open, and inside
+            await asyncio.to_thread(_change_password, app)
+            await _until(lambda: b"<end>" in stream)
+            listening.cancel()
+        finally:
+            served.streams.stop()
+            await served.hub.stop()
+
+    run_async(scenario())
+    rest = b"".join(pieces).decode()  # the Flask view's stream: ended at its next heartbeat, not at its timeout
+    assert "event: heartbeat" not in rest and "revoked" not in rest, rest
+    answer.close()
+
+
+def _change_password(app: Flask) -> None:
+    with app.app_context():
+        director = db.session.execute(select(accounts.Director).where(accounts.Director.username == DIRECTOR)).scalar()
+        assert director is not None
+        accounts.change_password(director, "another password")
+
+
+def test_the_retired_tokens_migration_goes_down_and_up(app: Flask) -> None:
+    """0024 on SQLite and PostgreSQL: down, the table goes; up, it is back as the models say, and a rejoin writes the
+    old phone's token in it."""
+    import flask_migrate
+    import sqlalchemy
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from tests.test_backup import _table_of
+    from trainer.core.database import MIGRATIONS_DIR
+    from trainer.games.models import RetiredToken
+
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS_DIR), revision="0023_game_room_name")
+        assert "retired_token" not in sqlalchemy.inspect(db.engine).get_table_names()
+        flask_migrate.upgrade(directory=str(MIGRATIONS_DIR))
+        db.session.remove()
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": False}), db.metadata)
+        assert [d for d in diff if _table_of(d) == "retired_token"] == []
+    game_id, tokens, _plays = _started_game(app, 1)
+    with app.app_context():
+        player_id = _players(app, game_id)[0].id
+    _rejoin(app, game_id, player_id)
+    with app.app_context():
+        (retired,) = db.session.execute(select(RetiredToken)).scalars()
+        assert (retired.token_hash, retired.game_id, retired.reason) == (hash_token(tokens[0]), game_id, "taken_over")

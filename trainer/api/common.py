@@ -14,7 +14,7 @@ from ..core import accounts
 from ..core.accounts import Director
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import draws, service
+from ..games import draws, service, tokens
 from ..games.models import Game, Player
 from ..http.auth import bearer
 from ..http.errors import refusal_answer
@@ -61,7 +61,7 @@ def require_player() -> Player:
         return player
     if accounts.director_for_token(token) is not None:
         raise Refused("director_cannot_play", "only players submit plays: join the game to get a player token")
-    raise Refused("bad_player_token", "the token is not valid: join the game again")
+    raise tokens.why_retired(token) or Refused("bad_player_token", "the token is not valid: join the game again")
 
 
 def get_game(game_id: int) -> Game:

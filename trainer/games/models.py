@@ -154,6 +154,18 @@ class Player(Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
+class RetiredToken(Model):
+    """A player token that stopped working, and why (docs/rules.md §6.16): its place was taken over by another
+    phone (a rejoin) or its player was removed. Kept so the old phone is told which, not "join the game again"."""
+
+    __tablename__ = "retired_token"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("game.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(16))  # "taken_over" or "player_removed"
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Round(Model):
     """A round: its rack, its deadline, and once closed its tops and the play placed."""
 

@@ -34,6 +34,7 @@ from ..core.database import db, table_of
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..core.names import name_key, player_name
+from ..core.seeds import bag_seed
 from ..duplicate import imposed, rounds
 from ..duplicate import settings as declared
 from ..duplicate.errors import RuleError
@@ -59,7 +60,7 @@ from ..engine.board import Board
 from ..engine.errors import EngineError
 from ..engine.notation import parse_move
 from ..engine.rules import Notation, ruleset
-from . import analyst, draws, edition
+from . import analyst, draws, edition, tokens
 from .analyst import SetupSpec
 from .models import Competition, Correction, Event, Game, Player, Result, Round, Ruling, Submission
 
@@ -125,7 +126,7 @@ def spec_of(game: Game) -> SetupSpec:
         game.lexicon,
         notation_of(game),
         game.draw_rule,
-        game.seed,
+        bag_seed(game.seed),  # never the chosen seed as it is (§6.4)
         game.max_rounds,
         game.mode,
         game.first_play_across,
@@ -375,6 +376,7 @@ def remove_player(game: Game, player_id: object, author: str) -> None:
     ]
     for model in (Correction, Ruling, Result, Submission):
         db.session.execute(delete(model).where(model.player_id == player.id))
+    tokens.retire(player, tokens.REMOVED)  # the phone is told why it stopped (§6.16)
     db.session.delete(player)
     record = {"player": player.id, "name": player.name, "plays": plays, "corrections": corrections, "rulings": rulings}
     log(game.id, "removed", {**record, "players": player_count(game)}, author)
@@ -411,6 +413,7 @@ def rejoin(code: object, now: datetime | None = None, held_tokens: Iterable[str]
     if player is None or expires is None or expires <= now or player.game.status == GameStatus.FINISHED:
         raise Refused("unknown_rejoin_code", "this rejoin code is not valid: ask the director for a new one")
     check_no_other_room(player.game, None, held_tokens)
+    tokens.retire(player, tokens.TAKEN_OVER, now)  # the old phone is told it was taken over (§6.16)
     token = new_token()
     player.token_hash = hash_token(token)
     player.rejoin_hash = None
@@ -619,9 +622,9 @@ def _no_longer_playing(play: PendingPlay, holders: dict[int, str]) -> Refused | 
     phone since the token was read (docs/rules.md §6.16); None when it still is."""
     held = holders.get(play.player_id)
     if held is None:
-        return Refused("player_removed", "the director removed this player from the game")
+        return tokens.refusal(tokens.REMOVED)
     if play.token_hash is not None and play.token_hash != held:
-        return Refused("taken_over", "this place was taken over by another phone: the new phone plays now")
+        return tokens.refusal(tokens.TAKEN_OVER)
     return None
 
 

@@ -26,6 +26,12 @@ _EVENT_ID = re.compile(r"[0-9]{1,10}")
 HEARTBEAT = "event: heartbeat\ndata: {}\n\n"
 
 
+def revoked(reason: str) -> str:
+    """A stream's last event when the player token it was opened with stopped working (docs/rules.md §6.16): no
+    id; ``reason`` is ``taken_over`` (a rejoin on another phone) or ``player_removed``. The phone page shows it."""
+    return f"event: revoked\ndata: {json.dumps({'reason': reason})}\n\n"
+
+
 def frame(shown: dict[str, Any]) -> str:
     """One event as an SSE frame: its id, its kind as the event name, the whole event as JSON data."""
     return f"id: {shown['id']}\nevent: {shown['kind']}\ndata: {json.dumps(shown, separators=(',', ':'))}\n\n"

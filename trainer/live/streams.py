@@ -40,11 +40,10 @@ from urllib.parse import parse_qs
 
 from flask import Flask
 
-from ..core.codes import hash_token, is_player_token
 from ..core.database import DATABASE_DOWN, database_error_summary
 from ..core.errors import Refused
 from ..duplicate.rounds import SETTLE
-from ..games import draws
+from ..games import draws, tokens
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.events import events_after, game_exists
 from ..http.addresses import client_network
@@ -52,7 +51,17 @@ from ..http.errors import DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, status_of
 from ..http.headers import header_pairs
 from ..http.ids import MAX_GAME_ID
 from ..http.session import PLAYER_TOKENS, SessionCookie, login_id_in, token_in, tokens_in
-from ..http.sse import HEADERS, HEARTBEAT, HEARTBEAT_SECONDS, RETRY_MS, frame, quiet_arg, resume_from, seconds_arg
+from ..http.sse import (
+    HEADERS,
+    HEARTBEAT,
+    HEARTBEAT_SECONDS,
+    RETRY_MS,
+    frame,
+    quiet_arg,
+    resume_from,
+    revoked,
+    seconds_arg,
+)
 from .asgi_tools import Receive, Scope, Send, Workers, when_stopping
 from .hub import EventHub, Stream
 
@@ -171,6 +180,10 @@ class EventStreams:
         self._games: set[int] = set()  # games known to exist (games are never deleted)
         self._session = SessionCookie(app)
         self._heartbeat_task: asyncio.Task[None] | None = None
+        # Streams opened by the game's director (a login or a token, no player token): each heartbeat checks the
+        # login still holds, so a password change or a logout ends them (a player's end with its token, hub.py).
+        self._directors: dict[Stream, draws.Asker] = {}
+        self._directors_check: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._heartbeat_task = asyncio.create_task(self._heartbeats(), name="sse-heartbeats")
@@ -201,8 +214,12 @@ class EventStreams:
             timeout = seconds_arg("timeout", query.get("timeout"))
             quiet = quiet_arg(query.get("quiet"))
             asker = self._asker(game_id, headers)
+            token_hash = tokens.player_token_hash(asker)
             viewer = await self.catch_ups.run(draws.viewer, self.flask, game_id, asker)
-            if viewer is None:
+            retired = None  # a token that stopped working: the stream says why and ends (docs/rules.md §6.16)
+            if viewer != "inside" and token_hash is not None:
+                retired = await self.catch_ups.run(tokens.retired_reason, self.flask, token_hash)
+            if viewer is None and retired is None:
                 raise Refused("draw_not_public", DRAW_NOT_PUBLIC)
         except Refused as error:
             await _json_answer(send, status_of(error), str(error), self.https)
@@ -213,6 +230,9 @@ class EventStreams:
             )
             await _json_answer(send, 503, DATABASE_UNAVAILABLE, self.https, retry=True)
             return
+        if retired is not None:
+            await _revoked_answer(send, retired, self.https)
+            return
         if self.open_by_address[address] >= self.per_address:
             await _json_answer(send, 429, "too many event streams are open from your network", self.https, retry=True)
             return
@@ -222,8 +242,10 @@ class EventStreams:
         self.open_by_address[address] += 1
         # Subscribed before the catch-up read, so nothing falls between; an outsider's stream ends when another
         # game takes this game's draw (games.draws).
-        stream = self.hub.subscribe(game_id, quiet, outsider=viewer == "outside", token_hash=_player_token_hash(asker))
+        stream = self.hub.subscribe(game_id, quiet, outsider=viewer == "outside", token_hash=token_hash)
         self._deadlines[stream] = asyncio.get_running_loop().time() + timeout
+        if viewer == "inside" and token_hash is None:
+            self._directors[stream] = asker
         gone = asyncio.Event()  # the client went away: its catch-up stops (uvicorn drops what is sent after)
 
         def went_away() -> None:
@@ -262,6 +284,7 @@ class EventStreams:
             watcher.cancel()
             self.hub.unsubscribe(stream)
             self._deadlines.pop(stream, None)
+            self._directors.pop(stream, None)
             self.open_by_address[address] -= 1
             if self.open_by_address[address] <= 0:
                 del self.open_by_address[address]
@@ -363,6 +386,19 @@ class EventStreams:
                         stream.close()
                     else:
                         stream.offer(0, HEARTBEAT_BYTES)
+            if self._directors and (self._directors_check is None or self._directors_check.done()):
+                self._directors_check = asyncio.create_task(self._end_signed_out())
+
+    async def _end_signed_out(self) -> None:
+        """End the directors' streams whose login ended or whose password changed since they opened."""
+        opened = list(self._directors.items())
+        try:
+            ended = await self.catch_ups.run(_signed_out, self.flask, [(s.game_id, asker) for s, asker in opened])
+        except DATABASE_DOWN:
+            return  # checked again at the next heartbeat
+        for (stream, _asker), out in zip(opened, ended, strict=True):
+            if out:
+                stream.close()
 
 
 DRAW_NOT_PUBLIC = (
@@ -371,11 +407,9 @@ DRAW_NOT_PUBLIC = (
 )
 
 
-def _player_token_hash(asker: draws.Asker) -> str | None:
-    """The hash of the player token a stream is opened with (the page's, or a bearer token of a player's shape), so
-    that the stream ends when the token stops working (trainer.live.hub)."""
-    token = asker.player_token or (asker.bearer if asker.bearer and is_player_token(asker.bearer) else None)
-    return hash_token(token) if token else None
+def _signed_out(app: Flask, opened: list[tuple[int, draws.Asker]]) -> list[bool]:
+    """For each (game, director who opened its stream), whether they are no longer the game's director."""
+    return [tokens.still_allowed(app, game_id, asker, None) is not None for game_id, asker in opened]
 
 
 def _address(scope: Scope) -> str:
@@ -402,6 +436,14 @@ async def _watch_disconnect(receive: Receive, on_disconnect: Callable[[], None])
     while (await receive())["type"] != "http.disconnect":
         pass
     on_disconnect()
+
+
+async def _revoked_answer(send: Send, reason: str, https: bool) -> None:
+    """A stream opened with a player token that stopped working: it says why at once, and ends."""
+    headers = header_pairs(HEADERS, https)
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"text/event-stream; charset=utf-8"), *headers]})  # fmt: skip
+    await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n{revoked(reason)}".encode()})
 
 
 async def _json_answer(send: Send, status: int, message: str, https: bool, retry: bool = False) -> None:

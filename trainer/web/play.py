@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from ..core.database import db
 from ..core.errors import Refused
-from ..games import history, service, topping
+from ..games import history, service, tokens, topping
 from ..games.cache import cached
 from ..games.display import game_view, player_view
 from ..games.edition import played_lexicon
@@ -57,6 +57,20 @@ def _player(game: Game) -> Player | None:
     token = session_token(PLAYER_TOKENS, game.id)
     player = service.player_for_token(token) if token is not None else None
     return player if player is not None and player.game_id == game.id else None
+
+
+def _retired(game: Game) -> Refused | None:
+    """Why this browser's token for ``game`` stopped working (taken over by another phone, or removed), if it did."""
+    return tokens.why_retired(session_token(PLAYER_TOKENS, game.id))
+
+
+def _to_join(game: Game) -> ResponseReturnValue:
+    """A browser that plays no more in ``game`` goes to the join page, told why when its place was taken over or
+    its player removed (docs/rules.md §6.16)."""
+    retired = _retired(game)
+    if retired is not None:
+        flash(game_message(retired), "error")
+    return redirect(url_for("play.join"), code=303)
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -152,7 +166,7 @@ def play(game_id: int) -> ResponseReturnValue:
         return missing_game_page(game_id)
     player = _player(game)
     if player is None:
-        return redirect(url_for("play.join"), code=303)
+        return _to_join(game)
     # The page's script hands plays in through the API with the player's own token: that path is taken in
     # the server's event loop, which a whole room handing in at the deadline needs (the form stays for
     # refusals, whose messages are translated, and for browsers without the script).
@@ -182,6 +196,9 @@ def live(game_id: int) -> ResponseReturnValue:
         return missing_game_page(game_id)
     player = _player(game)
     if player is None:
+        retired = _retired(game)
+        if retired is not None:  # the page's script shows its notice (live.js) and stops asking
+            return game_message(retired), 401, {"X-Tirage-Revoked": retired.code}
         return _("Join the game first."), 403
     return render_template("play/_live.html", **page_context(game, player))
 
@@ -195,7 +212,10 @@ def submit(game_id: int) -> ResponseReturnValue:
         return missing_game_page(game_id)
     player = _player(game)
     if player is None:
-        return redirect(url_for("play.join"), code=303)
+        retired = _retired(game)
+        if retired is not None and wants_json():  # the page's script shows its notice (play.js)
+            return {"ok": False, "error": game_message(retired), "revoked": retired.code}, 401
+        return _to_join(game)
     form = PlayForm()
     view = game_view(game)
     error: str | None = None
@@ -244,7 +264,7 @@ def hint(game_id: int) -> ResponseReturnValue:
         return missing_game_page(game_id)
     player = _player(game)
     if player is None:
-        return redirect(url_for("play.join"), code=303)
+        return _to_join(game)
     if not ActionForm().validate_on_submit():  # an expired page: nothing is taken, the page is shown again
         flash(_("Form expired: reload the page."), "error")
         return redirect(url_for("play.play", game_id=game.id), code=303)

@@ -18,10 +18,13 @@
 //
 // A phone whose place was taken over by another (a rejoin) or whose player was removed is told so on its stream
 // (a "revoked" event, data {"reason": "taken_over" | "player_removed"}): the page shows its
-// [data-revoked="<reason>"] notice, hides the play form and stops listening and refreshing.
+// [data-revoked="<reason>"] notice, hides the play form and stops listening and refreshing. So it does when the
+// fragment is answered 401 with an X-Tirage-Revoked header, or when another script dispatches "tirage:revoked"
+// (detail: the reason) on the region (play.js, when a play is refused for that reason).
 //
 // Events the page's other scripts can listen to, on the region: "tirage:refreshed" after each new
-// fragment, "tirage:tick" (detail: whole seconds left) each time the running clock shows a new second.
+// fragment, "tirage:tick" (detail: whole seconds left) each time the running clock shows a new second,
+// "tirage:submission" (detail: the event's data, the count of plays in) for each play handed in.
 "use strict";
 
 (function () {
@@ -138,6 +141,9 @@
         showClock();
         done = true;
         region.dispatchEvent(new CustomEvent("tirage:refreshed", { bubbles: true }));
+      } else if (response.status === 401 && response.headers.get("X-Tirage-Revoked")) {
+        revoke(response.headers.get("X-Tirage-Revoked"));
+        done = true;
       } else if (response.status < 500 && response.status !== 429 && response.status !== 408) {
         done = true; // an answer that trying again will not change (the player was removed, say)
       }
@@ -208,6 +214,7 @@
           for (const counter of document.querySelectorAll("[data-submissions]")) {
             counter.textContent = data.submissions;
           }
+          region.dispatchEvent(new CustomEvent("tirage:submission", { bubbles: true, detail: data }));
           return;
         }
         if (!ignored.has(kind)) refresh();
@@ -245,6 +252,7 @@
 
   // Another script asks for the fragment again (the play page, after a topping play: found, or one more wrong play).
   region.addEventListener("tirage:refresh", function () { refresh(); });
+  region.addEventListener("tirage:revoked", function (event) { revoke(event.detail); });
   region.addEventListener("focusout", function () {
     if (deferred) { deferred = false; setTimeout(refresh, 0); }
   });

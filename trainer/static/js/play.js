@@ -238,7 +238,7 @@
 
   region.addEventListener("click", function (event) {
     const square = event.target.closest("td.sq");
-    if (!square || !square.querySelector("button")) return;
+    if (!square || !square.querySelector("button") || input.disabled) return;
     const row = parseInt(square.dataset.row, 10), col = parseInt(square.dataset.col, 10);
     const { square: typed, word } = split(input.value);
     const start = parseCoordinate(typed);
@@ -298,7 +298,7 @@
   now().addEventListener("click", onRackTap);
   function onRackTap(event) {
     const button = event.target.closest(".rack .tile-button");
-    if (!button || form.hidden) return;
+    if (!button || form.hidden || input.disabled) return;
     const tile = button.closest(".tile");
     if (tile.classList.contains("used")) return;
     if (tile.dataset.letter === "?") {
@@ -395,7 +395,10 @@
       return;
     }
     if (answer.ok && answer.location) window.location.assign(answer.location); // solo practice: its reveal
-    else if (answer.ok) handedIn(answer.move);
+    else if (answer.revoked) { // taken over by another phone, or removed: live.js shows the notice (§6.16)
+      region.dispatchEvent(new CustomEvent("tirage:revoked", { detail: answer.revoked }));
+      return;
+    } else if (answer.ok) handedIn(answer.move);
     else setError(answer.error);
     // Topping (docs/rules.md §6.26): the live region says whether the top is found, and the wrong plays so far.
     if ("refreshOnPlays" in region.dataset) region.dispatchEvent(new CustomEvent("tirage:refresh"));
@@ -470,6 +473,19 @@
     if (event.detail.left === 30) announce(announcer.dataset.thirtyText);
   });
 
+  // ---------------------------------------------------------------- topping: the top found
+
+  // A topping game (docs/rules.md §6.26) ends a player's round at the top: the live region's panel says it is found
+  // ([data-topping-found]), and until the next round the form's controls are off, its line saying why.
+  const topFoundNote = form.querySelector("[data-top-found]");
+  function showTopFound() {
+    if (!topFoundNote) return;
+    const found = Boolean(region.querySelector("[data-topping-found]"));
+    topFoundNote.hidden = !found;
+    for (const control of form.querySelectorAll("input:not([type=hidden]), button")) control.disabled = found;
+    if (found) picker.hidden = true;
+  }
+
   // ---------------------------------------------------------------- a new round, a reveal
 
   region.addEventListener("tirage:refreshed", function () {
@@ -486,10 +502,12 @@
       setError("");
       showDirection(true); // every round starts Across, as the help says: last round's Down is not kept
     }
+    showTopFound();
     drawMine();
     preview();
     announceState(false);
   });
+  showTopFound();
   drawMine();
   preview();
   announceState(true);
