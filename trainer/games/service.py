@@ -34,7 +34,6 @@ from ..core.database import db, table_of
 from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..core.names import name_key, player_name
-from ..core.seeds import bag_seed
 from ..duplicate import imposed, rounds
 from ..duplicate import settings as declared
 from ..duplicate.errors import RuleError
@@ -126,7 +125,7 @@ def spec_of(game: Game) -> SetupSpec:
         game.lexicon,
         notation_of(game),
         game.draw_rule,
-        bag_seed(game.seed),  # never the chosen seed as it is (§6.4)
+        game.seed,
         game.max_rounds,
         game.mode,
         game.first_play_across,
