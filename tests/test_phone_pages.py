@@ -22,6 +22,7 @@ from trainer.core.database import db
 from trainer.games import service
 from trainer.games.models import Game
 from trainer.live.asgi import TirageASGI
+from trainer.web.phone import PhoneFragments
 
 PASSWORD = "correct horse battery"
 PLAYERS = 12  # more than the ten lines of the phone's standings
@@ -232,3 +233,71 @@ def test_a_filling_lobby_is_rendered_once_and_each_newcomer_is_added(app: Flask,
     _act(served, game_id, "start")  # anything but a join: rendered again
     assert 'data-status="playing"' in _check(served, first, game_id)
     assert served.pages.builds == builds + 1
+
+
+def test_each_players_own_line_is_the_views_in_every_case_the_macros_write(app: Flask, served: TirageASGI) -> None:
+    """Each player's own parts of the room (their name, their result) are the macros of play/_me.html rendered once
+    per shape of result, not once per player (issue 27, item 3), and still the view's byte for byte: an invalid play,
+    a solo with its bonus, a correction, the arbiter's rulings (free and costly warnings, a penalty, a solo granted
+    and withdrawn; docs/rules.md §6.19), no play, names and reasons to escape; in English and French."""
+    with app.app_context():
+        director = accounts.create_director("director", PASSWORD)
+        game = service.create_game(
+            director,
+            {
+                "rules": "en",
+                "round_seconds": 60,
+                "solo_min_players": 1,
+                # every play of plays_of() scores as listed: the top is the engine's
+                "first_play_across": False,
+                "first_play_best_placement": False,
+            },
+        )
+        game_id, code = game.id, game.join_code
+    names = ["Zoé <&\"'> & co", "Bob", "Cy", "Di", "Ed", "Fa", "Gus", "Hal", "Ivy", "Jo", "Kim"]
+    phones = [Phone(app, code, name) for name in names]
+    _act(served, game_id, "start")
+    plays = plays_of(app, service_round(app, game_id))
+    longest = max((p for p in plays if " " in p[0]), key=lambda p: len(p[0].split()[1]))
+    place, word = longest[0].split()
+    invalid = f"{place} {word[::-1]}"
+    below = [move for move, score in plays if score < plays[0][1]]  # the top is Zoé's alone: a solo
+    moves = {0: plays[0][0], 1: invalid, 2: below[0], 4: below[1], 5: below[1], 6: below[2], 7: below[2], 8: below[2]}
+    for i, move in moves.items():
+        answer = phones[i].browser.post(
+            f"/api/games/{game_id}/rounds/1/plays",
+            json={"move": move},
+            headers={"Authorization": f"Bearer {_token(phones[i])}"},
+        )
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+    _act(served, game_id, "close")
+    with app.app_context():
+        closed = db.session.get(Game, game_id)
+        assert closed is not None
+        ids = {p.name: p.id for p in closed.players}
+        reason = 'the tiles <b>"moved"</b> & fell'
+        service.correct(closed, 1, ids["Di"], 5, f"paper slip: {reason}", "director")
+        service.correct(closed, 1, ids[names[0]], plays[0][1], reason, "director")  # the top kept
+        for n in range(4):  # three free warnings, the fourth costs points
+            service.give_ruling(closed, 1, ids["Cy"], "warning", None, f"talking ({n}) <again>", "arbiter")
+        service.give_ruling(closed, 1, ids["Bob"], "penalty", 7, "phone & notes out", "arbiter")
+        service.give_ruling(closed, 1, ids["Ed"], "solo_granted", None, "Fa's play was 'not the same'", "arbiter")
+        service.give_ruling(closed, 1, ids["Fa"], "solo_withdrawn", None, "<late>", "arbiter")
+    served.hub._fan_out(served.hub._read())
+
+    english = [_check(served, phone, game_id) for phone in phones]
+    # One rendering of the name, and one of the result per shape: Gus, Hal and Ivy share one, Jo and Kim another.
+    renderer = served.pages.renderer
+    assert isinstance(renderer, PhoneFragments) and renderer.own_renderings == 1 + 8
+    text = [text_of(html) for html in english]
+    assert "Zoé <&\"'> & co" in text[0] and "Zoé &lt;&amp;&#34;&#39;&gt; &amp; co" in english[0]
+    assert "Solo top!" in text[0] and "solo" in text[0] and "Corrected by the director" in text[0]
+    assert "the tiles &lt;b&gt;&#34;moved&#34;&lt;/b&gt; &amp; fell" in english[0]
+    assert "not valid" in text[1] and "Penalty of 7 points: phone & notes out" in text[1]
+    assert "Warning from the arbiter (free)" in text[2] and "points off: talking (3) <again>" in text[2]
+    assert "You handed in no play this round" in text[3] and "paper slip" in text[3]
+    assert "Solo granted by the arbiter" in text[4] and "Solo withdrawn by the arbiter: <late>" in text[5]
+    assert "Your play" in text[6] and "Your play" in text[8]
+    assert "You handed in no play this round" in text[9]
+    french = [text_of(_check(served, phone, game_id, "fr")) for phone in phones]
+    assert "non valable" in french[1] and "Solo retiré" in french[5]
