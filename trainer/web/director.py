@@ -19,7 +19,7 @@ from ..core.errors import Refused
 from ..core.lexicons import lexicon_store
 from ..duplicate.results import PlayerRound
 from ..duplicate.rounds import RoundStatus
-from ..games import bulletins, competitions, export, service, topping
+from ..games import bulletins, competitions, export, handins, service, topping
 from ..games.cache import game_results
 from ..games.display import game_view
 from ..games.edition import played_lexicon
@@ -144,6 +144,7 @@ def _console_context(game: Game) -> dict[str, object]:
         "topping": topping.screen(game) if topping.is_topping(game) else None,  # docs/rules.md §6.26
         "held_back": held_back_notes(game, game.director_id),  # why outsiders wait (docs/rules.md §6.4)
         "room": room_label(label.number, label.name) if (label := competitions.room_label_of(game)) else None,
+        "hand_ins": handins.hand_ins(game),  # who is still missing in the round in progress (§6.6)
     }
 
 
@@ -186,6 +187,15 @@ def console_live(game_id: int) -> ResponseReturnValue:
     """The console's changing part, fetched by its script when the game's events say something changed."""
     game = game_of_director(game_id)
     return render_template("director/_live.html", **_console_context(game))
+
+
+@bp.get("/games/<game_id:game_id>/hand-ins")
+@director_required
+def console_hand_ins(game_id: int) -> ResponseReturnValue:
+    """Who has handed in a play in the round in progress: the console's list, fetched again by its script (at most
+    every few seconds) when plays come in, instead of the whole console; empty between rounds."""
+    game = game_of_director(game_id)
+    return render_template("director/_handins.html", game=game, hand_ins=handins.hand_ins(game))
 
 
 @bp.get("/games/<game_id:game_id>/qr.svg")
