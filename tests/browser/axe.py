@@ -24,6 +24,9 @@ _RUN = """async ([context, options]) => {
 }"""
 # axe's WCAG AAA text-contrast rule (7:1, 4.5:1 for large text): off by default, run only when asked.
 ENHANCED_CONTRAST = {"runOnly": {"type": "rule", "values": ["color-contrast-enhanced"]}}
+# axe's best-practice rule that a page has a level-one heading (a "moderate" violation, which serious_violations
+# leaves out): run alone where a test asks for it.
+HEADING_ONE = {"runOnly": {"type": "rule", "values": ["page-has-heading-one"]}}
 
 
 def require_axe() -> Path:

@@ -11,14 +11,16 @@ result. (docs/rules.md §4.6 for how a phone writes a play.)
 from __future__ import annotations
 
 import re
+import string
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.axe import HEADING_ONE, format_violations
 from tests.browser.game_night import (
     PASSWORD,
     Game,
@@ -100,6 +102,28 @@ def off_screen(page: Page, selectors: tuple[str, ...]) -> list[str]:
     return problems
 
 
+def covered(page: Page, cover: str, selectors: tuple[str, ...]) -> list[str]:
+    """The selectors whose element the ``cover`` element is drawn over (their boxes meet), with both boxes."""
+    problems = []
+    over = page.locator(cover).first.evaluate(_BOX)
+    for selector in selectors:
+        box = page.locator(selector).first.evaluate(_BOX)
+        apart = over["bottom"] <= box["top"] or box["bottom"] <= over["top"]
+        apart = apart or over["right"] <= box["left"] or box["right"] <= over["left"]
+        if not apart:
+            problems.append(
+                f"{cover} at [{over['left']:.0f}, {over['top']:.0f}, {over['right']:.0f}, {over['bottom']:.0f}] covers"
+                f" {selector} at [{box['left']:.0f}, {box['top']:.0f}, {box['right']:.0f}, {box['bottom']:.0f}]"
+            )
+    return problems
+
+
+def has_h1(axe: Callable[..., list[dict[str, Any]]], page: Page) -> None:
+    """The page as it is now has its h1 (axe's page-has-heading-one)."""
+    violations = axe(page, None, HEADING_ONE)
+    assert not violations, f"{page.url}:\n{format_violations(violations)}"
+
+
 def sideways(page: Page) -> int:
     """How much wider than the screen the page is (a page that scrolls sideways on a phone is broken)."""
     return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
@@ -169,6 +193,13 @@ def test_the_round_and_the_input_stay_on_the_first_screen_of_every_phone_while_t
     night.errors.check()
 
 
+def picker_on_screen(page: Page) -> None:
+    """The blank's picker is wholly on the screen as it opens, U to Z too on a 320×568 phone (issue 28 item 5)."""
+    letters = tuple(f'[data-blank-letter="{letter}"]' for letter in string.ascii_uppercase)
+    problems = off_screen(page, letters)
+    assert not problems, "the blank's picker is not wholly on the screen:\n" + "\n".join(problems)
+
+
 def tap_tiles(player: Player, move: Move, where: Position) -> None:
     """As the page's help says: tap the first square, then the rack's tiles in order; the blank asks its letter."""
     page = player.page
@@ -184,6 +215,7 @@ def tap_tiles(player: Player, move: Move, where: Position) -> None:
             picker = page.locator("[data-blank-picker]")
             expect(picker).to_be_visible()
             expect(picker).to_contain_text("Which letter does the blank stand for?")
+            picker_on_screen(page)
             picker.locator(f'[data-blank-letter="{tile.letter}"]').tap()
             expect(picker).to_be_hidden()
         else:
@@ -273,6 +305,15 @@ def test_the_blank_asks_for_its_letter_and_a_french_game_spells_out_its_notation
     expect(ann.page.locator("#live td.sq.preview .ghost.blank")).to_have_count(1)
     ann.hand_in()
     handed_in(ann, where.written(with_blank), with_blank)
+    # In French and large print too: the direction's buttons take two lines rather than widen the page (a page wider
+    # than the screen scrolls sideways, and the picker at the bottom of the wider page is off the screen).
+    ann.page.goto(f"{live_server.base_url}/play/{game.id}?lang=fr&theme=contrast")
+    ann.wait_for("playing", 1)
+    assert sideways(ann.page) <= 0
+    ann.page.locator(f'#live td.sq[data-name="{where.square(with_blank)}"] button').tap()
+    ann.page.locator('.phone-now .rack li.tile[data-letter="?"] button').first.tap()
+    expect(ann.page.locator("[data-blank-picker]")).to_contain_text("Quelle lettre le joker remplace-t-il ?")
+    picker_on_screen(ann.page)
 
     # A French game: an English reading of a coordinate is shown for what it is here, before it is handed in.
     french = new_game(live_server, director_token, rules="fr", seed=SEED + 2)
@@ -297,7 +338,7 @@ def test_a_phone_back_online_shows_the_reveal_within_5_s_and_the_unsent_text_is_
     night: Night, live_server: TirageServer, director_token: str, en_lexicon: Lexicon
 ) -> None:
     game = new_game(live_server, director_token, seed=SEED + 3)
-    ann = phone(night, "Ann", (390, 844))
+    ann = phone(night, "Ann", (320, 568))
     ann.join(game)
     act(live_server, director_token, game, "start")
     ann.wait_for("playing", 1)
@@ -309,6 +350,10 @@ def test_a_phone_back_online_shows_the_reveal_within_5_s_and_the_unsent_text_is_
     ann.context.set_offline(True)
     expect(ann.page.locator("[data-connection-lost]")).to_be_visible()
     expect(ann.page.locator("[data-connection-lost]")).to_have_text("Connection lost: reconnecting…")
+    # On a 320 px phone the notice leaves the player's name, the round and the clock to be seen (issue 28 item 5).
+    round_state = (".phone-now .who", ".phone-now .round-label", ".phone-now .clock", ".phone-now .rack", "#move")
+    problems = covered(ann.page, "[data-connection-lost]", round_state) + off_screen(ann.page, round_state)
+    assert not problems, "\n".join(problems)
     act(live_server, director_token, game, "close")
     time.sleep(3)  # the close happens while the phone is away
     expect(live(ann.page)).to_have_attribute("data-status", "playing")
@@ -325,12 +370,22 @@ def test_a_phone_back_online_shows_the_reveal_within_5_s_and_the_unsent_text_is_
 
 
 def test_my_rounds_show_each_round_with_its_correction_at_a_link_that_works_after_the_night(
-    night: Night, live_server: TirageServer, director_token: str, en_lexicon: Lexicon, screenshot_dir: Path
+    night: Night,
+    live_server: TirageServer,
+    director_token: str,
+    en_lexicon: Lexicon,
+    screenshot_dir: Path,
+    axe: Callable[..., list[dict[str, Any]]],
 ) -> None:
     game = new_game(live_server, director_token, seed=SEED + 4, max_rounds=2)
     ann = phone(night, "Ann", (390, 844))
+    ann.page.goto(game.join_url)
+    has_h1(axe, ann.page)  # each phone page has its h1 (issue 28 item 5)
     ann.join(game)
+    has_h1(axe, ann.page)
     act(live_server, director_token, game, "start")
+    ann.wait_for("playing", 1)
+    has_h1(axe, ann.page)
     first = position(live_server, game.id, en_lexicon)
     lesser = first.plain(below_top=True)
     ann.submit(first.written(lesser))
@@ -384,6 +439,7 @@ def test_my_rounds_show_each_round_with_its_correction_at_a_link_that_works_afte
     expect(later.locator(".my-standing")).to_contain_text("You are 1 of 1")
     expect(later.locator(".my-round").nth(1).locator("[data-my-play]")).to_have_text(second.written(second.plain()))
     assert sideways(later) <= 0
+    has_h1(axe, later)
     later.screenshot(path=screenshot_dir / "phone-my-rounds.png", full_page=True)
     night.errors.tolerate(later.context, r"status of 404")
     later.goto(link[:-3] + "abc")

@@ -6,9 +6,12 @@ found the top, and the projector ranks the room by time."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from tests.browser.axe import HEADING_ONE, format_violations
 from tests.browser.game_night import Director, Game, Night, api, live, position
 from tests.processes import TirageServer
 from trainer.engine import Lexicon
@@ -33,7 +36,18 @@ def create_topping_game(director: Director) -> Game:
     return Game(game_id, code, join_url)
 
 
-def test_a_topping_night_ranks_the_room_by_time(night: Night, live_server: TirageServer, en_lexicon: Lexicon) -> None:
+def nothing_more_to_hand_in(page: Page, note: str) -> None:
+    """A phone that has found the round's top: its input, Hand in and the tools that write a play are off, and the
+    form says why (issue 28 item 5)."""
+    form = page.locator("#play-form")
+    expect(form.locator("[data-top-found]")).to_have_text(note)
+    for control in ("#move", "button[type=submit]", "[data-erase]", '[data-direction="across"]'):
+        expect(form.locator(control)).to_be_disabled()
+
+
+def test_a_topping_night_ranks_the_room_by_time(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, axe: Callable[..., list[dict[str, Any]]]
+) -> None:
     director = night.director()
     game = create_topping_game(director)
     assert api(live_server, f"/games/{game.id}")["settings"]["mode"] == "topping"
@@ -71,6 +85,13 @@ def test_a_topping_night_ranks_the_room_by_time(night: Night, live_server: Tirag
         ann.hand_in()
     assert answer.value.status == 200
     expect(ann.page.locator("#live [data-topping-found]")).to_contain_text("You found the top in")
+    nothing_more_to_hand_in(ann.page, "You found the top: nothing more to hand in until the next round.")
+    violations = axe(ann.page, None, HEADING_ONE)  # the topping phone has its h1
+    assert not violations, format_violations(violations)
+    ann.page.goto(f"{live_server.base_url}/play/{game.id}?lang=fr")  # the page as served, in French
+    nothing_more_to_hand_in(ann.page, "Vous avez trouvé le top : rien de plus à valider avant le coup suivant.")
+    ann.page.goto(f"{live_server.base_url}/play/{game.id}?lang=en")
+    ann.wait_for("playing", 1)
     expect(projector.locator("#live [data-topping-found-now]")).to_have_text(re.compile(r"^\s*1 / 2 found the top\s*$"))
 
     # Bob finds it (the other placement of the same word is a top too): everyone has, and the round closes at once.
