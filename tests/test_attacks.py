@@ -689,7 +689,7 @@ def test_a_costly_deck_is_built_in_its_own_process_and_stopped_past_its_time(
         learner.open("/study/decks/new", mine)
         ready = learner.url
         shown = wait_until(built, "the word list to be read", 30, str)
-        assert "1 lines were left out (no valid word): QZXV" in shown, shown[:600]
+        assert "1 line was left out (no valid word): QZXV" in shown, shown[:600]
         # An imported Zyzzyva cardbox is written in the background as well, its schedule kept.
         cardbox = tmp_path / "sevens.db"
         write_cardbox(cardbox, [CardboxRow("AEINRST", 3, datetime.now(UTC) + timedelta(days=4))])

@@ -111,7 +111,8 @@ def test_grades_from_answers_and_overrides_and_undo(study_app: Flask) -> None:
         assert first is not None
         row, _ = first
         answers = _perfect(deck, row)
-        feedback, review = service.answer(deck, row, [*answers, "XXXXXXX"], 3.0, NOON)
+        phony = row.card_id.rpartition(":")[2][::-1]  # the card's own letters, no word (other letters: a typo, §7.6)
+        feedback, review = service.answer(deck, row, [*answers, phony], 3.0, NOON)
         assert review.rating == 1 and feedback.wrong  # a phony among the right answers: Again
         again = service.regrade(deck, 3, NOON)
         assert again.rating == 3 and again.suggested == 1

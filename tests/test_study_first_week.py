@@ -7,19 +7,25 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 from sqlalchemy import select
 
 from drills.scheduling import CardState, review_card
 from trainer.core.accounts import Learner
 from trainer.core.database import db
+from trainer.core.errors import Refused
+from trainer.games.models import PracticeSession
 from trainer.study import service
+from trainer.study.builder import DeckBuilder
 from trainer.study.models import Deck, DeckCard, Review
+from trainer.web.messages import game_message
 
 from .test_study import _sign_up, _token
 
@@ -196,7 +202,7 @@ def test_a_stems_reveal_lists_its_words_in_columns_by_added_letter(study_app: Fl
     with study_app.app_context():
         deck = _deck(("stem:en:AEIRST",), kind="stem")
         row = _row(deck, "stem:en:AEIRST")
-        _, review = service.answer(deck, row, ["SATIRES", "ZZZZZZZ"], 30.0)
+        _, review = service.answer(deck, row, ["SATIRES", "SATIREX"], 30.0)
         url = f"/study/decks/{deck.id}/reviews/{review.id}"
         letters = [letter for letter, _words in service.card_of(deck, row).groups]
     shown = client.get(url).get_data(as_text=True)
@@ -272,3 +278,90 @@ def test_giving_up_with_a_typo_is_graded_again(study_app: Flask) -> None:
     assert gave_up.status_code == 303
     with study_app.app_context():
         assert db.session.execute(select(Review.rating)).scalar_one() == 1
+
+
+# ---------------------------------------------------------------- item 14: small things
+
+
+def test_a_deck_waiting_for_its_word_list_is_not_called_too_costly(app: Flask, tmp_path: Path) -> None:
+    """The build's limit counts the deck's own work, never the wait for the word list's graphs (built the first
+    time after a start): a worker still loading past its warm-up says the list is not ready, not that the deck is
+    too costly. A fresh folder: the worker has en's graphs to build, far more than the 10 ms given here."""
+    worker = DeckBuilder(tmp_path, seconds=60.0, warm_up=0.01)
+    with pytest.raises(Refused) as refused:
+        worker.build("en", {"kind": "twos", "part": "hooks"})
+    worker.stop()
+    assert refused.value.code == "lexicon_not_ready"
+    said = {}
+    for language in ("en", "fr"):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            said[language] = game_message(refused.value)
+    assert said == {
+        "en": "The word list en is still being prepared on the server. Make the deck again in a few minutes.",
+        "fr": "La liste de mots en est encore en préparation sur le serveur. Refaites le paquet dans quelques minutes.",
+    }
+
+
+@pytest.mark.parametrize(("headers", "own"), [({}, "Default of the rules"), (FR, "Par défaut (selon les règles)")])
+def test_topping_alone_offers_the_rules_own_list(study_app: Flask, headers: dict[str, str], own: str) -> None:
+    """The Topping alone form, like the solo practice form, offers the rules' own list, chosen by default: French
+    rules with it play the French list."""
+    client = study_app.test_client()
+    _sign_up(client)
+    page = client.get("/practice/topping", headers=headers).get_data(as_text=True)
+    assert re.search(rf'<option value="" selected>{re.escape(own)}</option>', page), page[page.index('id="lexicon"') :][
+        :300
+    ]
+    assert '<option value="fr">fr (fr)</option>' in page
+    token = _token(client, "/practice/topping")
+    made = client.post(
+        "/practice/topping",
+        data={
+            "csrf_token": token,
+            "source": "fresh",
+            "rules": "fr",
+            "lexicon": "",
+            "variant": "classic",
+            "rounds": "1",
+        },
+    )
+    assert made.status_code == 303, _text(made.get_data(as_text=True))[:600]
+    with study_app.app_context():
+        assert db.session.execute(select(PracticeSession.lexicon)).scalar_one() == "fr"
+
+
+@pytest.mark.parametrize(("headers", "stability"), [({}, "2 hours ("), (FR, "2 heures (")])
+def test_a_stability_under_a_day_reads_in_hours(study_app: Flask, headers: dict[str, str], stability: str) -> None:
+    """§7.14: a card's page gives a stability of 0.064 days (92 minutes) as "2 hours", not "0 days"."""
+    client = study_app.test_client()
+    _sign_up(client)
+    now = datetime.now(UTC)
+    learning = FsrsCard(
+        card_id=1, state=State.Learning, step=0, stability=0.064, difficulty=5.0, due=now, last_review=now
+    )
+    with study_app.app_context():
+        deck, _ = service.create_deck(
+            _learner(),
+            "mine",
+            "en",
+            {"kind": "words", "text": ""},
+            states=[CardState("anagram:en:AEILNOT", 1, learning)],
+        )
+        url = f"/study/decks/{deck.id}/cards/{_row(deck, 'anagram:en:AEILNOT').id}"
+    page = _text(client.get(url, headers=headers).get_data(as_text=True))
+    assert stability in page and "0 day" not in page and "0 jour" not in page
+
+
+@pytest.mark.parametrize(
+    ("headers", "said"),
+    [({}, "1 line was left out (no valid word): QZXV"), (FR, "1 ligne a été ignorée (aucun mot valable) : QZXV")],
+)
+def test_one_line_left_out_is_said_in_the_singular(study_app: Flask, headers: dict[str, str], said: str) -> None:
+    from .test_study import DECK_FORM
+
+    client = study_app.test_client()
+    _sign_up(client)
+    form = {**DECK_FORM, "kind": "words", "words": "RETAINS\nQZXV", "csrf_token": _token(client, "/study/decks/new")}
+    made = client.post("/study/decks/new", data=form, headers=headers)
+    assert made.status_code == 303
+    assert said in _text(client.get(made.headers["Location"], headers=headers).get_data(as_text=True))

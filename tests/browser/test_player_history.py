@@ -119,6 +119,12 @@ def _check_page(page: Page, axe: Callable[..., list[dict[str, Any]]]) -> None:
     assert not serious, format_violations(serious)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    # Nor does a table scroll sideways in its frame (issue 28, item 14).
+    sideways = page.evaluate(
+        "[...document.querySelectorAll('.table-wrap')].filter(w => w.scrollWidth > w.clientWidth + 1)"
+        ".map(w => w.querySelector('table').className + ': ' + w.scrollWidth + ' > ' + w.clientWidth)"
+    )
+    assert not sideways, sideways
 
 
 def test_the_history_of_three_games_plots_and_breaks_down(
@@ -141,6 +147,9 @@ def test_the_history_of_three_games_plots_and_breaks_down(
         expect(lea.locator(".history-plot circle.point")).to_have_count(3)
         expect(lea.locator(".history-plot text.axis", has_text="100")).to_have_count(1)
         expect(lea.locator("table.history-games tbody tr")).to_have_count(3)
+        # Each game is named as the player knew it: its join code (and the date beside it), not its number.
+        names = lea.locator("table.history-games tbody tr th a").all_inner_texts()
+        assert len(names) == 3 and all(re.fullmatch(r"[A-Z2-9]{6,7}", name) for name in names), names
         missing = lea.locator('table.lost-points tr[data-cause="missing"]')
         expect(missing.locator("td").nth(1)).to_have_text("1")  # the game she played nothing in
         lower = lea.locator("table.lost-points tbody tr").filter(has_not_text="Late or missing").locator("td.num")

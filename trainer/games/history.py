@@ -338,6 +338,7 @@ class GameLine:
     rank: int | None
     players: int
     rounds: int
+    join_code: str  # how the player knew the game (its number is the database's)
 
 
 @dataclass(frozen=True)
@@ -366,12 +367,13 @@ def history(learner: Learner, last: int = DEFAULT_LAST) -> History:
             PlayerRecord.rank,
             PlayerRecord.players,
             PlayerRecord.rounds,
+            Game.join_code,
         )
         .join(Game, Game.id == PlayerRecord.game_id)
         .where(PlayerRecord.learner_id == learner.id)
         .order_by(PlayerRecord.played_at, PlayerRecord.id)
     ).all()
-    games = [GameLine(*row) for row in rows]
+    games = [GameLine(**row._mapping) for row in rows]  # the columns are named as the fields
     totals: dict[str, list[int]] = {}
     if last > 0:
         for losses in db.session.execute(

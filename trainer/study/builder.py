@@ -27,7 +27,10 @@ from ..engine.lexicon import LexiconStore
 KEY = "tirage.deck_builder"
 BUILD_SECONDS = 60.0
 WAIT_SECONDS = 30.0  # longest wait for another learner's build to end before this one is refused
-WARM_UP_SECONDS = 120.0  # a worker loading a lexicon and its probability tables (not counted in the limit)
+# A worker loading a lexicon and its probability tables, not counted in the build's limit: the first time after a
+# start it may be building the word graphs, minutes on a busy server (a French deck failed as "too costly" when this
+# was 120 s). Past it the word list is said to be unready, never the deck too costly.
+WARM_UP_SECONDS = 1800.0
 RECYCLE_MB = 600.0  # a worker left bigger than this after a build ends (its caches go with it)
 
 CardRanks = list[tuple[str, int]]  # (card id, rank), in the deck's order
@@ -36,9 +39,10 @@ CardRanks = list[tuple[str, int]]  # (card id, rank), in the deck's order
 class DeckBuilder:
     """Builds one deck at a time in a worker process; a build past its time ends the worker."""
 
-    def __init__(self, data_dir: Path, seconds: float) -> None:
+    def __init__(self, data_dir: Path, seconds: float, warm_up: float = WARM_UP_SECONDS) -> None:
         self.data_dir = data_dir
         self.seconds = seconds
+        self.warm_up = warm_up
         self._one_at_a_time = threading.Lock()
         self._process: Any = None
         self._connection: multiprocessing.connection.Connection | None = None
@@ -70,8 +74,17 @@ class DeckBuilder:
         connection.send((lexicon_name, source))
         # The clock starts once the worker has its lexicon and probability tables (seconds, the first time):
         # the limit is on the deck's own work.
-        ready = _receive(connection, self._process, time.monotonic() + WARM_UP_SECONDS)
-        answer = _receive(connection, self._process, time.monotonic() + self.seconds) if ready else None
+        ready = _receive(connection, self._process, time.monotonic() + self.warm_up)
+        if ready is None:
+            self.stop()
+            raise Refused(
+                "lexicon_not_ready",
+                f"the word list {lexicon_name} is still being prepared: try again in a few minutes",
+                lexicon=lexicon_name,
+            )
+        answer = (
+            ready if ready[0] == "refused" else _receive(connection, self._process, time.monotonic() + self.seconds)
+        )
         if answer is None:
             self.stop()
             raise Refused(

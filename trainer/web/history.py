@@ -137,16 +137,18 @@ def _points_html(drawn: dict[str, Any]) -> Markup:
 
 
 def _rows_html(games: list[dict[str, Any]]) -> Markup:
-    """The table of games, newest first: date, game (its archive page), total, top total, percentage, rank. The
-    lexicon's name is escaped; the rest are numbers and dates."""
+    """The table of games, newest first: the game as the player knew it (its join code, linking to its archive page,
+    over its date and lexicon), total, top total, percentage, rank. The code and the lexicon's name are escaped; the
+    rest are numbers and dates."""
     archive = escape(url_for("archives.index"))
     rows = []
     for g in reversed(games):
         line = g["line"]
         rank = f"{line.rank}/{line.players}" if line.rank else "–"
         rows.append(
-            f'<tr><td>{g["date"]}</td><td><a href="{archive}/{line.game_id}">{line.game_id}</a> · '
-            f'{escape(line.lexicon)}</td><td class="num">{line.total}</td><td class="num">{line.top_total}</td>'
+            f'<tr><th scope="row"><a href="{archive}/{line.game_id}">{escape(line.join_code)}</a>'
+            f'<span class="game-line">{g["date"]} · {escape(line.lexicon)}</span></th>'
+            f'<td class="num">{line.total}</td><td class="num">{line.top_total}</td>'
             f'<td class="num">{g["pct"]}</td><td class="num">{rank}</td></tr>'
         )
     return Markup("\n".join(rows))

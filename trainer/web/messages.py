@@ -218,6 +218,10 @@ def _game_messages() -> dict[str, Say]:
         ),
         "build_failed": lambda p: _("This deck could not be built. Delete it and try again."),
         "builder_busy": lambda p: _("Another deck is being built. Try again in a minute."),
+        "lexicon_not_ready": lambda p: _(
+            "The word list %(lexicon)s is still being prepared on the server. Make the deck again in a few minutes.",
+            lexicon=p.get("lexicon", ""),
+        ),
         "deck_quota": lambda p: _(
             "You have %(n)s decks, the most one learner may have: delete one first.", n=p.get("n", 50)
         ),
@@ -226,8 +230,7 @@ def _game_messages() -> dict[str, Say]:
         ),
         # The study pages' and the cardbox import's own refusals (trainer/study, web/study.py).
         "not_a_cardbox": lambda p: _(
-            "This file is not a Zyzzyva cardbox: send the cardbox's .db file again as Zyzzyva saved it, or a word"
-            " list."
+            "This file is not a Zyzzyva cardbox: send the cardbox's .db file again as Zyzzyva saved it, or a word list."
         ),
         "bad_deck_name": lambda p: _("The deck's name must have 1 to %(n)s characters.", n=p.get("n", 80)),
         "bad_deck_source": lambda p: _("These settings make no deck: check them and try again."),

@@ -147,7 +147,8 @@ def import_deck() -> ResponseReturnValue:
         else:
             if deck.status == "building":  # under the server: its page follows the import
                 return redirect(url_for("study.study", deck_id=deck.id), code=303)
-            flash(_("%(n)s cards imported.", n=service.deck_summary(deck, utcnow())["cards"]), "success")
+            imported = service.deck_summary(deck, utcnow())["cards"]
+            flash(ngettext("%(num)s card imported.", "%(num)s cards imported.", imported), "success")
             _say_skipped(skipped)
             return redirect(url_for("study.decks"), code=303)
     return render_template("drills/import.html", form=form), 200 if request.method == "GET" else 400
@@ -156,9 +157,10 @@ def import_deck() -> ResponseReturnValue:
 def _say_skipped(skipped: list[tuple[str, str]] | list[list[str]]) -> None:
     if skipped:
         flash(
-            _(
-                "%(n)s lines were left out (no valid word): %(lines)s",
-                n=len(skipped),
+            ngettext(
+                "%(num)s line was left out (no valid word): %(lines)s",
+                "%(num)s lines were left out (no valid word): %(lines)s",
+                len(skipped),
                 lines=", ".join(line for line, _why in skipped[:10]),
             ),
             "error",
@@ -557,7 +559,14 @@ def _per_cent(value: float | None) -> str:
     return str(format_decimal(value * 100, "0")) if value is not None else "–"
 
 
+def _days(value: float) -> timedelta:
+    """A number of days (an fsrs stability) as a wait, for the ``duration`` macro: 0.064 days (92 minutes) reads
+    "2 hours"."""
+    return timedelta(days=value)
+
+
 bp.add_app_template_filter(_one_decimal, "one_decimal")
+bp.add_app_template_filter(_days, "days")
 bp.add_app_template_filter(_per_cent, "per_cent")
 
 

@@ -27,7 +27,7 @@ from ..games.display import board_view, rack_view
 from ..games.models import Game, PracticeSession
 from ..http.ids import posted_game_id, posted_number
 from .auth import learner_required, logged_in_learner
-from .forms import ActionForm
+from .forms import LEXICON_DEFAULT, ActionForm
 from .messages import game_message
 
 bp = Blueprint("topping", __name__, url_prefix="/practice/topping")
@@ -104,7 +104,7 @@ def _index_page(learner: Learner, values: dict[str, Any], status: int) -> Respon
         "source": "fresh",
         "game": "",
         "rules": "en",
-        "lexicon": "en",
+        "lexicon": LEXICON_DEFAULT,
         "variant": "classic",
         "rounds": DEFAULT_ROUNDS,
         **costs,
@@ -119,7 +119,8 @@ def _index_page(learner: Learner, values: dict[str, Any], status: int) -> Respon
         cost_fields=COST_FIELDS,
         cost_labels=cost_labels(),
         rules_choices=ruleset_codes(),
-        lexicon_choices=sorted(lexicon_store().catalogue()),
+        lexicon_choices=[(LEXICON_DEFAULT, _("Default of the rules"))]
+        + [(name, f"{name} ({entry['rules']})") for name, entry in sorted(lexicon_store().catalogue().items())],
         variants=VARIANTS,
         playing=[s for s in listed if s.status == practice.PLAYING],
         finished=[s for s in listed if s.status == practice.FINISHED],
@@ -155,7 +156,9 @@ def start() -> ResponseReturnValue:
             session = solo_topping.start(learner, game_id if game_id is not None else -1, None, costs)
         else:
             rounds = posted_number(values["rounds"])
-            settings: dict[str, Any] = {"rules": values["rules"], "lexicon": values["lexicon"]}
+            settings: dict[str, Any] = {"rules": values["rules"]}
+            if values["lexicon"] != LEXICON_DEFAULT:  # otherwise the rules' own list, as the practice form does
+                settings["lexicon"] = values["lexicon"]
             settings["variant"] = values["variant"]
             if values["rounds"].strip():  # empty: the whole bag
                 settings["max_rounds"] = rounds if rounds is not None and rounds <= MAX_FORM_ROUNDS else 0
