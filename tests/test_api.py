@@ -873,6 +873,21 @@ def test_every_id_in_a_body_is_checked_against_its_range(api: Api, app: Flask) -
     assert code == 404 and "no game" in answer["error"], answer
 
 
+def test_settings_of_another_type_are_refused_not_read_as_left_out(api: Api) -> None:
+    """schemathesis found {"lexicon": {}} accepted (201): an empty object or list was read as "left out". The document
+    says a string or null; anything else is refused with 422, naming the setting."""
+    alice = api.token()
+    for value in ({}, [], 0, False, ["fr"]):
+        for field in ("lexicon", "notation"):
+            code, answer = api.call("POST", "/api/games", {"rules": "fr", field: value}, token=alice)
+            assert code == 422 and field in answer["error"], (field, value, answer)
+    # Left out, null or empty: the ruleset's own lexicon and notation.
+    default = api.new_game(alice, rules="fr")
+    for given in ({"lexicon": None, "notation": None}, {"lexicon": "", "notation": ""}):
+        made = api.new_game(alice, rules="fr", **given)
+        assert (made["lexicon"], made["notation"]) == (default["lexicon"], default["notation"]) != (None, None)
+
+
 def test_the_openapi_document_is_valid_and_matches_the_routes(api: Api, app: Flask) -> None:
     served = api.get("/api/openapi.json")
     assert served == json.loads(json.dumps(SPEC)) and served["openapi"].startswith("3.1")

@@ -489,8 +489,14 @@ def validate(data: object, lexicons: Mapping[str, str], new_seed: Callable[[], i
     def given(name: str) -> object:
         return data[name] if name in data else BY_NAME[name].default
 
+    def or_rules(name: str, default: str) -> object:
+        """A setting whose default is the ruleset's: left out, null or empty takes it; any other value is checked
+        as it is (``{}`` or ``[]`` is refused, not read as "left out")."""
+        value = given(name)
+        return default if value is None or value == "" else value
+
     rules = ruleset(_choice(BY_NAME["rules"], given("rules"), BY_NAME["rules"].choices()))
-    lexicon = given("lexicon") or rules.lexicon
+    lexicon = or_rules("lexicon", rules.lexicon)
     if not isinstance(lexicon, str) or lexicon not in lexicons:
         raise _bad("lexicon", f"unknown lexicon {lexicon!r} (known: {', '.join(sorted(lexicons))})")
     if lexicons[lexicon] != rules.code:
@@ -503,7 +509,7 @@ def validate(data: object, lexicons: Mapping[str, str], new_seed: Callable[[], i
     settings: dict[str, Any] = {
         "rules": rules.code,
         "lexicon": lexicon,
-        "notation": _choice(BY_NAME["notation"], given("notation") or rules.notation, NOTATIONS),
+        "notation": _choice(BY_NAME["notation"], or_rules("notation", rules.notation), NOTATIONS),
         "mode": _choice(BY_NAME["mode"], given("mode"), BY_NAME["mode"].choices()),
         "variant": _choice(BY_NAME["variant"], given("variant"), BY_NAME["variant"].choices()),
     }
