@@ -22,10 +22,39 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+def own_parts(app: Any, game: Any, language: str) -> None:
+    """Each player's own parts (name and result) of the room alone: the macros of play/_me.html called once per
+    player, as before issue 27, then :class:`~trainer.web.phone.OwnParts`; the answers checked the same."""
+    from flask import get_template_attribute
+
+    from trainer.games.display import GameView, results_of
+    from trainer.web.phone import OwnParts, _name_only
+    from trainer.web.play import page_context
+
+    with app.test_request_context(f"/play/{game.id}/live", query_string={"lang": language}):
+        view: GameView = page_context(game, None)["view"]  # type: ignore[assignment]
+        everyone = list(results_of(view, list(game.players)).values())
+        who = get_template_attribute("play/_me.html", "who")
+        result = get_template_attribute("play/_me.html", "my_result")
+        started = time.perf_counter()
+        by_macro = [(str(who(me)), str(result(view, me))) for me in everyone]
+        macro = time.perf_counter() - started
+        started = time.perf_counter()
+        own_who, own_result = OwnParts(who, reads=_name_only), OwnParts(result, view)
+        by_shape = [(own_who(me), own_result(me)) for me in everyone]
+        shapes = time.perf_counter() - started
+        assert by_shape == by_macro
+        print(
+            f"  own parts ({language}): a macro call per player {macro * 1000:.0f} ms, "
+            f"once per shape {shapes * 1000:.0f} ms ({own_result.renderings} shapes), the same bytes"
+        )
 
 
 def main() -> None:
@@ -106,6 +135,7 @@ def main() -> None:
                     profile = cProfile.Profile()
                     profile.runcall(fragments.room, game.id, language, 1, (0, 0))
                     pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+                own_parts(app, game, language)
                 print(
                     f"  PhoneFragments.room ({language}): best {min(times) * 1000:.0f} ms, "
                     f"runs {', '.join(f'{t * 1000:.0f}' for t in times)} ms"
