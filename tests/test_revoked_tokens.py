@@ -623,3 +623,19 @@ def test_the_retired_tokens_migration_goes_down_and_up(app: Flask) -> None:
     with app.app_context():
         (retired,) = db.session.execute(select(RetiredToken)).scalars()
         assert (retired.token_hash, retired.game_id, retired.reason) == (hash_token(tokens[0]), game_id, "taken_over")
+
+
+def test_my_rounds_after_a_rejoin_are_the_players_and_the_old_phone_reads_them_as_an_outsider(app: Flask) -> None:
+    """The audit of §6.16's other cached identities: a *My rounds* link names the player, not a phone (§6.17), so it
+    still works after a rejoin; the old phone, whose token stopped, reads it as an outsider (no way back to the
+    game), the new phone as the player's own."""
+    from trainer.games.record import record_key
+
+    game_id, phones, _tokens = _night(app)
+    new_phone, _cookie_text = _rejoin_on_a_new_phone(app, game_id, _player_id(app, game_id, "Zoe"))
+    with app.app_context():
+        zoe = next(p for p in _players(app, game_id) if p.name == "Zoe")
+        link = f"/play/rounds/{record_key(zoe)}"
+    old_view, new_view = (text_of(p.get(link).get_data(as_text=True)) for p in (phones["Zoe"], new_phone))
+    assert "Zoe" in old_view and "Back to the game" not in old_view
+    assert "Back to the game" in new_view

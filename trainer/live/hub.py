@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
-import json
 import logging
 import time
 from collections import OrderedDict
@@ -35,7 +34,8 @@ from ..games import notify, present
 from ..games.cache import UNVERSIONED_KINDS
 from ..games.draws import DRAW_SHARED
 from ..games.models import Event, Player, Round
-from ..http.sse import frame
+from ..games.tokens import TOKEN_ENDING_KINDS
+from ..http.sse import frame, revoked
 from .asgi_tools import Workers
 
 POLL_SECONDS = 0.5  # without Redis, how late an event written by another process may be
@@ -47,7 +47,6 @@ QUEUE_LIMIT = 2000  # frames waiting for one client before it is dropped
 QUIET_KINDS = frozenset(present.PRIVATE_EVENTS)  # one per player: streams with ``quiet`` skip them
 RECENT_FRAMES = 10_000  # frames kept per game for catch-ups from memory (about 200 bytes each)
 RECENT_GAMES = 32  # games whose frames are kept: the most recently active
-TOKEN_ENDING_KINDS = frozenset({"removed", "rejoined"})  # a player's token stops working (docs/rules.md §6.16)
 DEADLINE_KINDS = frozenset({"round_started", "resumed", "extended", "paused", "round_closed", "finished"})
 log = logging.getLogger(__name__)
 
@@ -384,7 +383,7 @@ class EventHub:
         except Exception as error:  # the database is away: the stream goes on; its plays are refused all the same
             log.warning("event hub cannot check the streams of game %s (%s)", game_id, type(error).__name__)
             return
-        told = f"event: revoked\ndata: {json.dumps({'reason': reason})}\n\n".encode()
+        told = revoked(reason).encode()
         for stream, token_hash in opened_with.items():
             if token_hash not in held:
                 stream.offer(0, told)
