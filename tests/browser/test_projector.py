@@ -14,6 +14,7 @@ on real time: its round's deadline is the server's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -236,15 +237,27 @@ def test_the_reveal_shows_every_page_of_35_players_standings_whatever_refreshes_
     assert words and len(set(words)) == len(words), words
     assert placed.split()[1].upper() not in words, (placed, words)
 
-    def expect_page(number: int) -> None:
-        """Page ``number`` of 4, alone on the screen, with the server's standings (rank and name) of its ten."""
+    # The pages are sized to the screen (docs/rules.md §6.6): 35 players take several at 1280×800.
+    pages = projector.locator("#live [data-standings-page]").count()
+    assert pages >= 3, pages
+
+    def expect_page(number: int) -> list[list[str]]:
+        """Page ``number``, alone on the screen, with the server's standings (rank and name) of its rows: those after
+        the rows of the pages before it. Its rows."""
         expect(state).to_have_attribute("data-panel", f"standings-{number}")
         expect(projector.locator("#live .reveal")).to_be_hidden()
-        expect(projector.locator("#live .standings-page:not([hidden]) caption")).to_contain_text(f"page {number} of 4")
+        caption = projector.locator("#live .standings-page:not([hidden]) caption").first
+        expect(caption).to_contain_text(f"page {number} of {pages}")
+        before = projector.evaluate(
+            "n => Array.from(document.querySelectorAll('#live [data-standings-page]')).slice(0, n - 1)"
+            ".reduce((rows, page) => rows + page.querySelectorAll('tbody tr').length, 0)",
+            number,
+        )
         table = api(live_server, f"/games/{game.id}/standings")["standings"]
         assert len(table) == ROOM
-        expected = [[str(s["rank"]), s["name"]] for s in table[(number - 1) * 10 : number * 10]]
-        assert [row[:2] for row in standings_rows(projector)] == expected, number
+        shown = [row[:2] for row in standings_rows(projector)]
+        assert shown == [[str(s["rank"]), s["name"]] for s in table[before : before + len(shown)]], number
+        return shown
 
     expect(state).to_have_attribute("data-panel", "details")
     expect(projector.locator("#live .reveal")).to_be_visible()
@@ -263,15 +276,14 @@ def test_the_reveal_shows_every_page_of_35_players_standings_whatever_refreshes_
         status=201,
     )
     projector.wait_for_function("() => window.refreshes >= 1")
-    expect_page(2)
-    # The 30-second resync renders it again too; the pages go on from where they were.
-    clock.fast_forward(PAGE_MS)
-    expect_page(3)
+    shown = expect_page(2)
+    # The 30-second resync renders it again too; the pages go on from where they were, to the last row.
+    for number in range(3, pages + 1):
+        clock.fast_forward(PAGE_MS)
+        shown = expect_page(number)
+    assert shown[-1][1] == first["name"]  # the corrected player, last now
     clock.fast_forward(PAGE_MS)
     projector.wait_for_function("() => window.refreshes >= 2")
-    expect_page(4)
-    assert len(standings_rows(projector)) == ROOM - 30
-    clock.fast_forward(PAGE_MS)
     expect(state).to_have_attribute("data-panel", "details")
 
     # After the game the same rotation goes on, through every page.
@@ -279,9 +291,166 @@ def test_the_reveal_shows_every_page_of_35_players_standings_whatever_refreshes_
     expect(state).to_have_attribute("data-status", "finished")
     expect(state).to_have_attribute("data-panel", "details")
     expect(projector.locator("#live .reveal .notice")).to_have_text("Game over")
-    for number in (1, 2, 3, 4):
+    for number in range(1, pages + 1):
         clock.fast_forward(PAGE_MS)
         expect_page(number)
+    night.errors.check()
+
+
+# ---------------------------------------------------------------- every player's line at every reveal (issue 28 item 1)
+
+LONG_NAMES = ["Anne-Sophie Delacroix-Vandenberghe", "Marie-Bernadette de La Tour-Dupont-Lefe"]  # 40 at most
+
+# The standings' rows shown in the window now: each name, and whether its cell shows it whole (nothing clipped: the
+# text as wide as its cell at most, the cell inside the window).
+SHOWN_ROWS = """() => {
+    const width = window.innerWidth, height = window.innerHeight;
+    return Array.from(document.querySelectorAll("#live .standings-page:not([hidden]) tbody tr")).flatMap((row) => {
+        const box = row.getBoundingClientRect();
+        if (!box.width || box.top < 0 || box.left < 0 || box.bottom > height + 1 || box.right > width + 1) return [];
+        const cell = row.cells[1];
+        return [{ name: row.dataset.player, text: cell.innerText.replace(/\\s+/g, " ").trim(),
+                  whole: cell.scrollWidth <= cell.clientWidth + 1 && cell.scrollHeight <= cell.clientHeight + 1,
+                  size: parseFloat(getComputedStyle(cell).fontSize) }];
+    });
+}"""
+
+
+def rotation_start(page: Page, game: Game, number: int) -> float:
+    """When the projector counts round ``number``'s reveal from (its browser's clock, in ms)."""
+    key = f"tirage:rotation:{game.id}:{number}"
+    page.wait_for_function("key => sessionStorage.getItem(key)", arg=key)
+    return float(page.evaluate("key => Number(sessionStorage.getItem(key))", key))
+
+
+def names_shown(
+    page: Page, until: float, step_ms: int = 500, screenshot: Path | None = None
+) -> dict[str, dict[str, Any]]:
+    """Each name the standings show in the window, polled every ``step_ms`` of the page's clock up to ``until`` (and
+    the first page of the standings captured to ``screenshot``)."""
+    seen: dict[str, dict[str, Any]] = {}
+    while page.evaluate("Date.now()") < until:
+        for row in page.evaluate(SHOWN_ROWS):
+            if row["name"] not in seen or not row["whole"]:  # a name cut once is kept as cut
+                seen[row["name"]] = row
+        if screenshot and not screenshot.exists() and live(page).get_attribute("data-panel") == "standings-1":
+            page.screenshot(path=screenshot)
+        page.clock.run_for(step_ms)
+    return seen
+
+
+def reveal_shows_everyone(
+    server: TirageServer, page: Page, game: Game, number: int, names: list[str], screenshot: Path | None = None
+) -> dict[str, dict[str, Any]]:
+    """Round ``number``'s reveal, polled from its start to its end (the game's reveal_seconds): every name shown."""
+    expect(live(page)).to_have_attribute("data-status", "revealing")
+    expect(live(page)).to_have_attribute("data-round", str(number))
+    reveal_ms = 1000 * api(server, f"/games/{game.id}")["settings"]["reveal_seconds"]
+    assert reveal_ms == 30_000  # the default
+    seen = names_shown(page, rotation_start(page, game, number) + reveal_ms, screenshot=screenshot)
+    expect(live(page)).to_have_attribute("data-status", "revealing")  # still the same reveal: the server's clock
+    missing = [name for name in names if name not in seen]
+    assert not missing, f"{len(missing)} of {len(names)} never shown at {page.viewport_size}: {missing[:5]}…"
+    return seen
+
+
+def game_of_the_default_reveal(server: TirageServer, token: str, names: list[str]) -> tuple[Game, list[str]]:
+    """A game made with the default reveal (30 s), ``names`` joined through the API. Its own seed: a game left behind
+    on the same draw would keep it from outsiders (docs/rules.md §6.4)."""
+    made = server.ok("POST", "/api/games", {"seed": SEED + len(names)}, token=token, status=201)
+    game = Game(made["id"], made["join_code"], "")
+    assert api(server, f"/games/{game.id}")["settings"]["reveal_seconds"] == 30
+    return game, join(server, game, names)
+
+
+def night_of_the_default_reveal(
+    director: Director,
+    server: TirageServer,
+    lexicon: Lexicon,
+    names: list[str],
+    during_round_1: Callable[[Page, Game, str], None] | None = None,
+    screenshot: Path | None = None,
+    page_counts: tuple[int, int] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Round 1's reveal at 1024×768 and round 2's at 1920×1080 (its first page of standings captured to
+    ``screenshot``; ``page_counts``: how many pages of standings each has), then the finished game at both: every name
+    shown in each. The rows seen, by name."""
+    token = director_token(server)
+    game, tokens = game_of_the_default_reveal(server, token, names)
+    director.context.clock.install()
+    projector = director.context.new_page()
+    projector.set_viewport_size({"width": 1024, "height": 768})
+    projector.goto(f"{server.base_url}/games/{game.id}/projector")
+    server.ok("POST", f"/api/games/{game.id}/start", token=token)
+    expect(live(projector)).to_have_attribute("data-status", "playing")
+    if during_round_1:
+        during_round_1(projector, game, token)
+    hand_in(server, game, tokens, lexicon)
+    server.ok("POST", f"/api/games/{game.id}/close", token=token)
+    seen = reveal_shows_everyone(server, projector, game, 1, names)
+    if page_counts:
+        expect(projector.locator("#live [data-standings-page]")).to_have_count(page_counts[0])
+    # Round 2, started by the director before the reveal's end, closed at once: its reveal on a 1920×1080 screen.
+    projector.set_viewport_size({"width": 1920, "height": 1080})
+    server.ok("POST", f"/api/games/{game.id}/next", token=token)
+    expect(live(projector)).to_have_attribute("data-round", "2")
+    server.ok("POST", f"/api/games/{game.id}/close", token=token)
+    seen = {**reveal_shows_everyone(server, projector, game, 2, names, screenshot), **cut(seen)}
+    if page_counts:
+        expect(projector.locator("#live [data-standings-page]")).to_have_count(page_counts[1])
+    # The end of the game: the whole ranking, page after page, 10 s each, at both sizes.
+    server.ok("POST", f"/api/games/{game.id}/end", token=token)
+    expect(live(projector)).to_have_attribute("data-status", "finished")
+    for width, height in ((1920, 1080), (1024, 768)):
+        projector.set_viewport_size({"width": width, "height": height})
+        pages = projector.locator("#live [data-standings-page]").count()
+        ended = names_shown(projector, projector.evaluate("Date.now()") + (pages + 1) * PAGE_MS)
+        missing = [name for name in names if name not in ended]
+        assert not missing, f"the finished game at {width}×{height}: {len(missing)} never shown: {missing[:5]}"
+        seen = {**ended, **cut(seen)}
+    return seen
+
+
+def cut(seen: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The rows seen cut (the names not shown whole)."""
+    return {name: row for name, row in seen.items() if not row["whole"]}
+
+
+def test_every_player_of_35_is_shown_at_each_reveal_of_the_default_length_with_long_names_whole(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon, screenshot_dir: Path
+) -> None:
+    names = [f"Player {i:02d}" for i in range(1, ROOM - 1)] + LONG_NAMES
+
+    def paused(projector: Page, game: Game, token: str) -> None:
+        live_server.ok("POST", f"/api/games/{game.id}/pause", token=token)
+        for language, text in (("fr", "EN PAUSE"), ("en", "PAUSED")):
+            projector.goto(f"{live_server.base_url}/games/{game.id}/projector?lang={language}")
+            label = projector.locator("#live .paused-note")
+            expect(label).to_have_text(text, use_inner_text=True)  # as shown: in capitals
+            box = label.bounding_box()
+            assert box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 1024, box
+            assert box["y"] + box["height"] <= 768, box
+            size = float(label.evaluate("label => parseFloat(getComputedStyle(label).fontSize)"))
+            assert size >= 48, f"{language}: the pause label's text is {size}px"
+        live_server.ok("POST", f"/api/games/{game.id}/resume", token=token)
+
+    shot = screenshot_dir / "projector-standings-35.png"
+    shot.unlink(missing_ok=True)
+    # docs/rules.md §6.6's worked example: 3 pages at 1024×768 (6.7 s each), 2 of two columns at 1920×1080 (10 s each).
+    seen = night_of_the_default_reveal(
+        night.director(), live_server, en_lexicon, names, paused, shot, page_counts=(3, 2)
+    )
+    assert shot.exists()
+    for name in LONG_NAMES:
+        assert seen[name]["text"] == name and seen[name]["whole"], seen[name]
+    night.errors.check()
+
+
+def test_every_player_of_200_is_shown_at_each_reveal_of_the_default_length(
+    night: Night, live_server: TirageServer, en_lexicon: Lexicon
+) -> None:
+    names = [f"Room {i:03d} Player" for i in range(1, 201)]
+    night_of_the_default_reveal(night.director(), live_server, en_lexicon, names)
     night.errors.check()
 
 
@@ -311,8 +480,8 @@ LAYOUT = """(required) => {
     if (page) {
         for (const cell of page.querySelectorAll("tr, th, td")) {
             if (outside(cell)) found.push(where(cell));
-            // A figure is never cut short ("1…" for 100.00); a long name may end in an ellipsis.
-            if (cell.matches("td.num") && cell.scrollWidth > cell.clientWidth + 1)
+            // Nothing is cut short: no figure ("1…" for 100.00), no name (issue 28 item 4: made smaller, or wrapped).
+            if (cell.matches("td") && cell.scrollWidth > cell.clientWidth + 1)
                 found.push(`${where(cell)} cut: "${cell.textContent.trim()}"`);
             if (cell.matches("td")) smallest = Math.min(smallest ?? 1e9, parseFloat(getComputedStyle(cell).fontSize));
         }
@@ -373,15 +542,24 @@ def test_the_projector_fits_1024_1280_and_1920_screens_in_both_themes(
         page = projector_page(director.context, live_server, game, theme)
         expect(live(page)).to_have_attribute("data-panel", "details")
         each_size(page, f"reveal, {theme}", (".board", "#live .top-play", "#live .next-best", "#live .best-players"))
-        for number in (1, 2, 3, 4):
-            clock.fast_forward(PAGE_MS)
-            expect(live(page)).to_have_attribute("data-panel", f"standings-{number}")
-            each_size(page, f"standings page {number}, {theme}", ("#live .standings-page:not([hidden]) table",))
-            if theme == "standard" and number == 1:
-                page.set_viewport_size({"width": 1024, "height": 768})
-                page.keyboard.press("Shift")  # a key press unlocks the sound: the bar's notice goes
-                expect(page.locator("[data-sound-waiting]")).to_be_hidden()
-                page.screenshot(path=screenshot_dir / "projector-1024-standings.png")
+        # The pages are sized to the screen: at each size, from the details, every page in turn (10 s each).
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            for _ in range(6):
+                if live(page).get_attribute("data-panel") == "details":
+                    break
+                clock.fast_forward(PAGE_MS)
+            expect(live(page)).to_have_attribute("data-panel", "details")
+            pages = page.locator("#live [data-standings-page]").count()
+            for number in range(1, pages + 1):
+                clock.fast_forward(PAGE_MS)
+                expect(live(page)).to_have_attribute("data-panel", f"standings-{number}")
+                what = f"standings page {number} of {pages}, {theme}"
+                problems.extend(layout_problems(page, what, ("#live .standings-page:not([hidden]) table",)))
+                if theme == "standard" and number == 1 and width == 1024:
+                    page.keyboard.press("Shift")  # a key press unlocks the sound: the bar's notice goes
+                    expect(page.locator("[data-sound-waiting]")).to_be_hidden()
+                    page.screenshot(path=screenshot_dir / "projector-1024-standings.png")
         page.close()
     assert not problems, "layout problems:\n" + "\n".join(problems)
     night.errors.check()

@@ -26,10 +26,6 @@ from . import service
 from .cache import cached, game_results
 from .models import Event, Game, Player, Round
 
-STANDINGS_PAGE = 10  # rows of the standings on one projector page
-# The projector pages through a club's whole room (200 players: a 3-minute rotation of 21 panels), and
-# through the top 200 of a room of 1,500, not through its 150 pages.
-STANDINGS_PAGES_SHOWN = 20
 BEST_PLAYERS_SHOWN = 5
 NEXT_BEST_SHOWN = 5
 
@@ -104,11 +100,6 @@ class GameView:
     def countdown(self) -> int | None:
         """Whole seconds left, rounded up (the clock shows 0:01 until the very end)."""
         return None if self.seconds_left is None else ceil(self.seconds_left)
-
-    def standings_pages(self) -> list[list[Standing]]:
-        """The top of the table in projector pages."""
-        shown = self.standings[: STANDINGS_PAGE * STANDINGS_PAGES_SHOWN]
-        return [shown[i : i + STANDINGS_PAGE] for i in range(0, len(shown), STANDINGS_PAGE)]
 
     @property
     def top_total(self) -> int:

@@ -306,10 +306,6 @@ class ToppingScreen:
     found_now: int  # players who found the top of the round being played
     players: int
 
-    def standings_pages(self, size: int = 10, pages: int = 20) -> list[list[ToppingStanding[str]]]:
-        shown = self.standings[: size * pages]
-        return [shown[i : i + size] for i in range(0, len(shown), size)]
-
 
 def screen(game: Game) -> ToppingScreen:
     figures = results(game)

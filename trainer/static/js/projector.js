@@ -1,6 +1,7 @@
 // The projector: the director's keyboard shortcuts (those that cannot be undone act on a second press),
-// the reveal's panels in turn (the round's details, then each page of the standings), and the game's
-// optional cues: the "30 seconds left" banner and sound, the last seconds' beeps, the spoken draw and top.
+// the reveal's panels in turn (the round's details, then the standings in pages sized to the screen, paced by
+// the reveal's length: docs/rules.md §6.6), and the game's optional cues: the "30 seconds left" banner and
+// sound, the last seconds' beeps, the spoken draw and top.
 //
 // live.js renders #live again after every event and every 30 s; what must outlive that (the rotation's
 // position, what was already said or beeped) is kept here or in sessionStorage, never in the region.
@@ -16,7 +17,8 @@
   const prompt = document.querySelector("[data-key-prompt]");
   const banner = document.querySelector("[data-cue-banner]");
   const soundWaiting = document.querySelector("[data-sound-waiting]");
-  const PAGE_MS = 10000; // each panel of the reveal
+  const PAGE_MS = 10000; // each panel of the reveal, at most
+  const BRISK_PAGE_MS = 5000; // a page of the standings when a timed reveal has many to show
   const CONFIRM_MS = 2000; // the second press of a key that cannot be undone
   const BANNER_MS = 5000;
   const cueThirty = settings.thirtySecondsCue === "1";
@@ -106,20 +108,39 @@
 
   // ---------------------------------------------------------------- the reveal's panels
 
-  // The panel shown follows the time since this round's reveal was first shown in this tab, so a refresh
-  // (every event, every 30 s) finds the same panel, and every page of the standings comes in turn.
+  // A timed reveal (the game's reveal_seconds) is shared between the round's details (a third of it, 10 s at
+  // most) and the pages of the standings (the rest, in equal parts, 10 s each at most); the rotation starts
+  // again if time is left. An open reveal (the director's) and the finished game give every panel 10 s, round
+  // and round. docs/rules.md §6.6 works an example.
+  function timing(pages) {
+    const standings = region.querySelector("[data-standings]");
+    const reveal = standings ? Number(standings.dataset.revealSeconds) * 1000 : 0;
+    if (!reveal) return { reveal: 0, details: PAGE_MS, page: PAGE_MS };
+    const details = Math.min(PAGE_MS, reveal / 3);
+    return { reveal, details, page: Math.min(PAGE_MS, (reveal - details) / Math.max(1, pages)) };
+  }
+
+  // The panel shown follows the time since this round's reveal began (the server says how much of a timed reveal
+  // is left; an open one begins when this tab first shows it), so a refresh (every event, every 30 s) or a reload
+  // finds the same panel, and every page of the standings comes in turn.
   function showPanel() {
     const current = state();
     const details = region.querySelector(".reveal");
     if (!current || !details) return;
     const pages = Array.from(region.querySelectorAll("[data-standings-page]"));
+    const standings = region.querySelector("[data-standings]");
     const key = "tirage:rotation:" + current.dataset.game + ":" + current.dataset.round;
     let start = Number(remembered(key));
     if (!start) {
-      start = Date.now();
+      const { reveal } = timing(pages.length);
+      const left = standings ? Number(standings.dataset.revealLeft) * 1000 : 0;
+      start = Date.now() - (reveal && left ? Math.max(0, reveal - left) : 0);
       remember(key, String(start));
     }
-    const shown = Math.floor(Math.max(0, Date.now() - start) / PAGE_MS) % (pages.length + 1);
+    const times = timing(pages.length);
+    const round = times.details + pages.length * times.page;
+    const elapsed = Math.max(0, Date.now() - start) % round;
+    const shown = elapsed < times.details ? 0 : Math.min(pages.length, 1 + Math.floor((elapsed - times.details) / times.page));
     const panel = shown === 0 ? "details" : "standings-" + shown;
     if (current.dataset.panel === panel) return;
     current.dataset.panel = panel;
@@ -128,19 +149,151 @@
     fit();
   }
 
+  // ---------------------------------------------------------------- the standings' pages
+
+  const COLUMN_GAP_EM = 0.5; // between two columns of standings
+  const MAX_COLUMNS = 4;
+
+  // The rows of the standings in pages that fill the screen, in as many columns as its width takes. The text is
+  // as large as the stylesheet makes it (a 30th of the screen's height or more) when the pages fit the time; a
+  // timed reveal with more pages than it has time for at 10 s each has them smaller, down to that 30th, then,
+  // if pages of 5 s do not fit either, down to a 45th (a room of 200 on a 1024×768 screen). The sizes tried go
+  // down by 6 % at a time; each is measured (long names wrap, so rows differ in height).
+  function layOut() {
+    const standings = region.querySelector("[data-standings]");
+    const source = standings && standings.querySelector("[data-standings-source]");
+    if (!source) return;
+    const rows = Array.from(source.querySelectorAll("tbody tr"));
+    standings.querySelectorAll("[data-standings-page]").forEach((page) => page.remove());
+    // Measured as a page is shown: the room under the bar, the standings' own font size.
+    const width = region.clientWidth, height = region.getBoundingClientRect().height;
+    source.hidden = false;
+    source.classList.add("measuring");
+    source.style.fontSize = "";
+    const base = parseFloat(getComputedStyle(source).fontSize);
+    const legible = Math.min(base, window.innerHeight / 30);
+    const smallest = Math.min(legible, window.innerHeight / 45);
+    const columnEm = parseFloat(getComputedStyle(source.querySelector("table")).getPropertyValue("--column-em")) || 24;
+    const sizes = [];
+    for (let size = base; size > legible; size *= 0.94) sizes.push(size);
+    sizes.push(legible);
+    for (let size = legible * 0.94; size > smallest; size *= 0.94) sizes.push(size);
+    sizes.push(smallest);
+
+    const cache = new Map();
+    function pagesAt(size) {
+      if (cache.has(size)) return cache.get(size);
+      const gap = COLUMN_GAP_EM * size;
+      const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor((width + gap) / (columnEm * size + gap))));
+      const columnWidth = (width - (columns - 1) * gap) / columns;
+      source.style.fontSize = size + "px";
+      source.style.width = columnWidth + "px";
+      const table = source.querySelector("table");
+      const body = table.tBodies[0];
+      const top = table.getBoundingClientRect().top;
+      const head = body.getBoundingClientRect().top - top;
+      const note = source.getBoundingClientRect().bottom - table.getBoundingClientRect().bottom;
+      const room = height - head - note - 4; // for the rows of a column
+      // A name longer than its column is made smaller, by a quarter at most and not below a 30th of the screen's
+      // height, then wraps as it must: all of it is shown.
+      const names = rows.map((row) => row.cells[1]);
+      names.forEach((cell) => { cell.style.fontSize = ""; });
+      const smaller = Math.max(0.75 * size, Math.min(size, legible)) + "px";
+      const tall = names.filter((cell) => cell.getBoundingClientRect().height > 1.6 * size);
+      tall.forEach((cell) => { cell.style.fontSize = smaller; });
+      const heights = rows.map((row) => row.getBoundingClientRect().height);
+      const filled = []; // the columns, each a list of rows
+      let column = [], used = 0;
+      heights.forEach((rowHeight, i) => {
+        if (column.length && used + rowHeight > room) {
+          filled.push(column);
+          column = [];
+          used = 0;
+        }
+        column.push(rows[i]);
+        used += rowHeight;
+      });
+      if (column.length) filled.push(column);
+      const laid = { size, gap, columns, pages: [], long: new Set(tall.map((cell) => cell.parentElement)), smaller };
+      for (let i = 0; i < filled.length; i += columns) laid.pages.push(filled.slice(i, i + columns));
+      cache.set(size, laid);
+      return laid;
+    }
+
+    const reveal = timing(1).reveal;
+    const budget = reveal ? reveal - timing(1).details : Infinity;
+    const fits = (pageMs) => (size) => size >= legible - 0.01 && pagesAt(size).pages.length * pageMs <= budget;
+    let chosen = sizes.find(fits(PAGE_MS)) || sizes.find(fits(BRISK_PAGE_MS));
+    if (!chosen) chosen = sizes.find((size) => pagesAt(size).pages.length * BRISK_PAGE_MS <= budget) || smallest;
+    const laid = pagesAt(chosen);
+    source.hidden = true;
+    source.classList.remove("measuring");
+    source.style.fontSize = source.style.width = "";
+    rows.forEach((row) => { row.cells[1].style.fontSize = ""; });
+    build(standings, source, laid);
+  }
+
+  // The pages themselves: a copy of the table for each column, its caption shown over the first.
+  function build(standings, source, laid) {
+    const wrap = source.querySelector(".table-wrap");
+    const note = source.querySelector(".note");
+    const empty = wrap.cloneNode(true);
+    empty.removeAttribute("role");
+    empty.removeAttribute("tabindex");
+    empty.removeAttribute("aria-label");
+    empty.querySelector("tbody").replaceChildren();
+    const total = laid.pages.length;
+    const fill = (text, page) => text.replace("{page}", page).replace("{pages}", total);
+    const current = state();
+    const shown = current && current.dataset.panel ? current.dataset.panel.replace("standings-", "") : "";
+    laid.pages.forEach((columns, i) => {
+      const section = document.createElement("section");
+      section.className = "standings-page";
+      section.dataset.standingsPage = String(i + 1);
+      section.setAttribute("aria-label", fill(standings.dataset.pageLabel, i + 1));
+      section.hidden = shown !== String(i + 1);
+      section.style.fontSize = laid.size + "px";
+      const grid = document.createElement("div");
+      grid.className = "standings-columns";
+      grid.style.gridTemplateColumns = "repeat(" + laid.columns + ", minmax(0, 1fr))";
+      grid.style.columnGap = laid.gap + "px";
+      columns.forEach((rows, c) => {
+        const column = empty.cloneNode(true);
+        const caption = column.querySelector("caption");
+        caption.textContent = fill(standings.dataset.caption, i + 1);
+        if (c > 0) caption.classList.add("continued"); // the first column's says it; the others keep the space
+        column.querySelector("tbody").append(...rows.map((row) => {
+          const copy = row.cloneNode(true);
+          copy.cells[1].style.fontSize = laid.long.has(row) ? laid.smaller : ""; // as measured at this size
+          return copy;
+        }));
+        grid.append(column);
+      });
+      section.append(grid);
+      if (note) section.append(note.cloneNode(true));
+      standings.append(section);
+    });
+  }
+
   // ---------------------------------------------------------------- nothing cut
 
-  // The stylesheet sizes the text from the screen; a panel with more to say than usual (a dozen tops, long
-  // names) is made smaller until it ends above the bottom of the screen.
+  // The stylesheet sizes the text from the screen; a panel of the side with more to say than usual (a dozen tops,
+  // long names) is made smaller until it ends above the bottom of the screen. The standings' pages are sized as
+  // they are laid out; one that still ends below it (a name wrapped once more than measured) is made smaller too.
   function fit() {
-    const panels = region.querySelectorAll(".screen-side > section, .standings-page:not([hidden])");
-    for (const panel of panels) {
+    for (const panel of region.querySelectorAll(".screen-side > section")) {
       panel.style.fontSize = "";
-      let size = parseFloat(getComputedStyle(panel).fontSize);
-      for (let i = 0; i < 12 && panel.getBoundingClientRect().bottom > window.innerHeight - 2; i++) {
-        size *= 0.92;
-        panel.style.fontSize = size + "px";
-      }
+      shrink(panel, window.innerHeight - 2, 0.92);
+    }
+    const page = region.querySelector(".standings-page:not([hidden])");
+    if (page) shrink(page, region.getBoundingClientRect().bottom + 1, 0.97);
+  }
+
+  function shrink(panel, bottom, step) {
+    let size = parseFloat(getComputedStyle(panel).fontSize);
+    for (let i = 0; i < 12 && panel.getBoundingClientRect().bottom > bottom; i++) {
+      size *= step;
+      panel.style.fontSize = size + "px";
     }
   }
 
@@ -297,6 +450,7 @@
   // ---------------------------------------------------------------- in step with the region
 
   function update() {
+    layOut();
     showPanel();
     fit();
     announce();
@@ -304,7 +458,11 @@
   }
 
   region.addEventListener("tirage:refreshed", update);
-  window.addEventListener("resize", fit);
+  window.addEventListener("resize", function () {
+    layOut();
+    showPanel();
+    fit();
+  });
   setInterval(showPanel, 500);
   setInterval(cues, 200);
   update();
