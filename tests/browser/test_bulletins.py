@@ -8,7 +8,6 @@ At the close every paper player's score is the server's figure for their play.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -73,7 +72,8 @@ def test_an_assistant_enters_ten_paper_bulletins_with_the_keyboard_in_a_mixed_ro
     expect(rows).to_have_count(PAPER)
     serious = serious_violations(axe(helper))
     assert not serious, format_violations(serious)
-    assert all(re.search(r"\bmarc$", text) for text in rows.all_inner_texts())
+    # Who typed each slip in, then when (docs/rules.md §6.21): the "Entered by" column names the assistant.
+    assert rows.locator("td:nth-child(4)").all_inner_texts() == ["marc"] * PAPER
 
     phone.submit(where.written(where.plain(below_top=True)))
     director.press("close")
