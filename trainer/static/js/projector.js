@@ -161,15 +161,17 @@
   // down by 6 % at a time; each is measured (long names wrap, so rows differ in height).
   function layOut() {
     const standings = region.querySelector("[data-standings]");
-    const source = standings && standings.querySelector("[data-standings-source]");
-    if (!source) return;
+    const template = standings && standings.querySelector("template[data-standings-source]");
+    if (!template) return;
+    standings.querySelectorAll("[data-standings-page], .standings-source").forEach((page) => page.remove());
+    // The rows are laid out out of sight from the template, measured, then copied into the pages.
+    const source = document.createElement("div");
+    source.className = "standings-source measuring";
+    source.append(template.content.cloneNode(true));
+    standings.append(source);
     const rows = Array.from(source.querySelectorAll("tbody tr"));
-    standings.querySelectorAll("[data-standings-page]").forEach((page) => page.remove());
     // Measured as a page is shown: the room under the bar, the standings' own font size.
     const width = region.clientWidth, height = region.getBoundingClientRect().height;
-    source.hidden = false;
-    source.classList.add("measuring");
-    source.style.fontSize = "";
     const base = parseFloat(getComputedStyle(source).fontSize);
     const legible = Math.min(base, window.innerHeight / 30);
     const smallest = Math.min(legible, window.innerHeight / 45);
@@ -226,11 +228,8 @@
     let chosen = sizes.find(fits(PAGE_MS)) || sizes.find(fits(BRISK_PAGE_MS));
     if (!chosen) chosen = sizes.find((size) => pagesAt(size).pages.length * BRISK_PAGE_MS <= budget) || smallest;
     const laid = pagesAt(chosen);
-    source.hidden = true;
-    source.classList.remove("measuring");
-    source.style.fontSize = source.style.width = "";
-    rows.forEach((row) => { row.cells[1].style.fontSize = ""; });
     build(standings, source, laid);
+    source.remove();
   }
 
   // The pages themselves: a copy of the table for each column, its caption shown over the first.
