@@ -266,6 +266,11 @@ def test_a_new_edition_never_rejudges_a_finished_game(
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
+        # Cy's seat made a paper one (docs/rules.md §6.21: only paper players' slips are taken), so that the slip is
+        # refused for the list that changed, not for the seat.
+        cy = next(p for p in game.players if p.name == "Cy")
+        cy.paper = True
+        db.session.commit()
         with pytest.raises(Refused) as refused:
             bulletins.enter(game, "Cy", "8H QAT", "alice", declared=True)
         assert refused.value.code == "lexicon_changed" and status_of(refused.value) == 409
